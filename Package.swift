@@ -1,0 +1,85 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Release executables link the Swift runtime statically so they start fast from shell loops
+/// (no dynamic loading of libswiftCore, Foundation and friends); debug builds stay dynamic.
+let staticStdlib: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+
+let package = Package(
+    name: "Pasteboard",
+    products: [
+        .library(name: "Pasteboard", targets: ["Pasteboard"]),
+        .library(name: "PasteboardTypes", targets: ["PasteboardTypes"]),
+        .executable(name: "pb", targets: ["pb"]),
+        .executable(name: "pasteboardd", targets: ["pasteboardd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // System calls SwiftNIO does not offer: peer credentials, detached spawning, fd passing.
+        .target(name: "CPasteboardSystem"),
+        // Type registry: identifiers, conformance, MIME/extension tags, sniffing. No I/O beyond reading declaration files.
+        .target(name: "PasteboardTypes"),
+        // The wire format: frames, messages, error codes, flow-control bookkeeping.
+        .target(
+            name: "PasteboardProtocol",
+            dependencies: [
+                "PasteboardTypes",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The daemon: connections, named pasteboards, transfers, limits.
+        .target(
+            name: "PasteboardDaemon",
+            dependencies: [
+                "PasteboardProtocol", "PasteboardTypes", "CPasteboardSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The client library apps and `pb` use.
+        .target(
+            name: "Pasteboard",
+            dependencies: [
+                "PasteboardProtocol", "PasteboardTypes", "CPasteboardSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "pasteboardd",
+            dependencies: [
+                "PasteboardDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            linkerSettings: staticStdlib
+        ),
+        .executableTarget(
+            name: "pb",
+            dependencies: [
+                "Pasteboard", "PasteboardTypes", "PasteboardProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            linkerSettings: staticStdlib
+        ),
+        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes"]),
+        .testTarget(
+            name: "PasteboardProtocolTests",
+            dependencies: ["PasteboardProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "PasteboardIntegrationTests",
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

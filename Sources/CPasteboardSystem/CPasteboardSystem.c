@@ -1,0 +1,59 @@
+#define _GNU_SOURCE
+#include "CPasteboardSystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int pasteboard_so_peercred(void) {
+    return SO_PEERCRED;
+}
+
+int pasteboard_peer_credentials(int fd, pasteboard_ucred *out) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) {
+        return -1;
+    }
+    out->pid = cred.pid;
+    out->uid = cred.uid;
+    out->gid = cred.gid;
+    return 0;
+}
+
+pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    pid_t pid = -1;
+    int rc;
+
+    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) {
+        errno = rc;
+        return -1;
+    }
+    if ((rc = posix_spawnattr_init(&attr)) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        errno = rc;
+        return -1;
+    }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    if (stderr_fd >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    }
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+
+    rc = posix_spawn(&pid, path, &actions, &attr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return pid;
+}

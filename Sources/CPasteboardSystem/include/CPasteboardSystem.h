@@ -1,0 +1,26 @@
+#ifndef C_PASTEBOARD_SYSTEM_H
+#define C_PASTEBOARD_SYSTEM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/// The credentials of a Unix socket's peer, laid out as Linux's `struct ucred`
+/// (which glibc only declares under _GNU_SOURCE, out of Swift's sight).
+typedef struct {
+    int32_t pid;
+    uint32_t uid;
+    uint32_t gid;
+} pasteboard_ucred;
+
+/// The `SOL_SOCKET` option name that reads a `pasteboard_ucred` (SO_PEERCRED).
+int pasteboard_so_peercred(void);
+
+/// Reads the peer credentials of a connected Unix socket. Returns 0, or -1 with errno set.
+int pasteboard_peer_credentials(int fd, pasteboard_ucred *out);
+
+/// Starts `path` with `argv` and `envp` in a new session (setsid), detached from the caller's
+/// terminal: stdin from /dev/null, stdout to /dev/null, stderr to `stderr_fd` (or /dev/null
+/// when negative). Returns the child's pid, or -1 with errno set.
+pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd);
+
+#endif

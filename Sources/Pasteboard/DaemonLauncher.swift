@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPasteboardSystem
+import NIOCore
+import NIOPosix
+
+/// Starts `pasteboardd` when nothing listens on the socket, so `echo hi | pb copy` works on a
+/// fresh machine.
+enum DaemonLauncher {
+    /// How long a client waits for a daemon it started to listen.
+    static let startTimeout: Duration = .seconds(5)
+
+    /// True when `error` from a connect means no daemon is there (no socket file, or nobody accepting).
+    static func isNobodyListening(_ error: any Error) -> Bool {
+        if let error = error as? IOError { return [ENOENT, ECONNREFUSED].contains(error.errnoCode) }
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.contains { ($0.error as? IOError).map { [ENOENT, ECONNREFUSED].contains($0.errnoCode) } ?? false }
+        }
+        return false
+    }
+
+    /// One line describing a connect failure.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        if let error = error as? NIOConnectionError,
+           let first = error.connectionErrors.first?.error as? IOError {
+            return String(cString: strerror(first.errnoCode))
+        }
+        return "\(error)"
+    }
+
+    /// `pasteboardd` next to the running executable, else the first one on PATH.
+    static func daemonExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            let ownPath = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = ownPath.lastIndex(of: "/") {
+                let candidate = String(ownPath[..<slash]) + "/pasteboardd"
+                if access(candidate, X_OK) == 0 { return String(candidate) }
+            }
+        }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = String(directory) + "/pasteboardd"
+            if access(candidate, X_OK) == 0 { return String(candidate) }
+        }
+        return nil
+    }
+
+    /// Spawns a detached daemon for `socketPath`, logging to `<socketPath>.log`.
+    static func start(socketPath: String) async throws {
+        guard let executable = daemonExecutable() else {
+            throw PasteboardError.daemonUnreachable(
+                socketPath: socketPath,
+                reason: "nothing listens and pasteboardd was found neither next to this program nor on PATH"
+            )
+        }
+        let arguments = [executable, "--socket", socketPath, "--log-file", socketPath + ".log"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let pid = pasteboard_spawn_detached(executable, &argv, environ, -1)
+        guard pid > 0 else {
+            throw PasteboardError.daemonUnreachable(
+                socketPath: socketPath, reason: "cannot start \(executable): \(String(cString: strerror(errno)))"
+            )
+        }
+        startedPID.withLock { $0 = pid }
+    }
+
+    /// Retries `connect` until the daemon listens or the start timeout passes.
+    static func waitForDaemon<Channel: Sendable>(
+        socketPath: String, connect: () async throws -> Channel
+    ) async throws -> Channel {
+        let clock = ContinuousClock()
+        let deadline = clock.now + startTimeout
+        var lastError: any Error = PasteboardError.daemonUnreachable(socketPath: socketPath, reason: "not started")
+        while clock.now < deadline {
+            do {
+                return try await connect()
+            } catch {
+                lastError = error
+                reapStartedDaemon()
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        throw PasteboardError.daemonUnreachable(
+            socketPath: socketPath,
+            reason: "started pasteboardd but it did not listen within 5 seconds (\(describe(lastError))); see \(socketPath).log"
+        )
+    }
+
+    /// Collects the started daemon if it already exited (e.g. another one won the race).
+    private static func reapStartedDaemon() {
+        guard let pid = startedPID.withLock({ $0 }) else { return }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { startedPID.withLock { $0 = nil } }
+    }
+
+    private static let startedPID = Mutex<pid_t?>(nil)
+}
+
+import Synchronization

@@ -1,0 +1,28 @@
+import PasteboardProtocol
+
+/// Why a pasteboard operation failed, as the client library reports it.
+public enum PasteboardError: Error, Sendable, CustomStringConvertible {
+    /// No daemon answers on the socket (and none could be started).
+    case daemonUnreachable(socketPath: String, reason: String)
+    /// The daemon refused the request; `error.code` is stable and may be matched on.
+    case daemon(ProtocolError)
+    /// The connection broke in the middle of a request.
+    case connectionLost(String)
+    /// Local input was unusable (a file that cannot be read, an output that cannot be written).
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .daemonUnreachable(let path, let reason): "cannot reach pasteboardd at \(path): \(reason)"
+        case .daemon(let error): error.message
+        case .connectionLost(let reason): "lost the connection to pasteboardd: \(reason)"
+        case .io(let message): message
+        }
+    }
+
+    /// The daemon's error code, when the daemon reported this error.
+    public var code: ErrorCode? {
+        if case .daemon(let error) = self { return error.code }
+        return nil
+    }
+}

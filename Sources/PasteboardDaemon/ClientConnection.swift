@@ -1,0 +1,197 @@
+import Logging
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+/// One client's connection: the handshake, then its requests until it closes.
+///
+/// Writes are assembled in the inbound loop (their bytes are consumed as they arrive);
+/// reads and watches run as tasks, so one connection carries any number of them at once.
+struct ClientConnection: Sendable {
+    let channel: NIOAsyncChannel<Frame, Frame>
+    let store: PasteboardStore
+    let configuration: DaemonConfiguration
+    let logger: Logger
+    let daemonName: String
+    let daemonPID: Int32
+
+    /// Serves the connection until the client closes it, breaks the protocol, or the task is cancelled.
+    func run() async {
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                let writer = FrameWriter(outbound: outbound)
+                var frames = inbound.makeAsyncIterator()
+                do {
+                    guard let first = try await frames.next() else { return }
+                    guard let hello = try await handshake(first, writer: writer) else { return }
+                    var logger = logger
+                    logger[metadataKey: "client"] = "\(hello.client)"
+                    logger.debug("handshake complete")
+                    try await serve(frames: &frames, writer: writer, logger: logger)
+                } catch let error as FrameError {
+                    logger.notice("closing connection: \(error)")
+                    try? await writer.send(.error(ProtocolError(error.code, error.description)), on: 0)
+                } catch let error as ProtocolError {
+                    logger.notice("closing connection: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+                    try? await writer.send(.error(error), on: 0)
+                }
+            }
+        } catch is CancellationError {
+            logger.debug("connection cancelled")
+        } catch {
+            logger.debug("connection ended: \(error)")
+        }
+    }
+
+    /// Checks the first frame is a compatible `hello` and answers it; nil when the connection must close.
+    private func handshake(_ frame: Frame, writer: FrameWriter) async throws -> Hello? {
+        guard frame.kind == .message, frame.requestID == 0, case .hello(let hello) = try frame.decodeMessage() else {
+            throw ProtocolError(.handshakeRequired, "the first frame must be a hello message on request id 0")
+        }
+        guard hello.version == ProtocolVersion.current else {
+            throw ProtocolError(
+                .versionMismatch,
+                "the daemon speaks protocol version \(ProtocolVersion.current), the client \(hello.version)"
+            )
+        }
+        let welcome = Welcome(
+            daemon: daemonName, pid: daemonPID,
+            maxFrameLength: configuration.maxFrameLength, window: configuration.window
+        )
+        try await writer.send(.welcome(welcome), on: 0)
+        return hello
+    }
+
+    private func serve(
+        frames: inout NIOAsyncChannelInboundStream<Frame>.AsyncIterator,
+        writer: FrameWriter,
+        logger: Logger
+    ) async throws {
+        let requests = RequestTable()
+        var writes: [UInt32: WriteAssembly] = [:]
+        defer { _ = writes }
+        do {
+            while let frame = try await frames.next() {
+                let id = frame.requestID
+                switch frame.kind {
+                case .data:
+                    guard var assembly = writes[id] else { continue }  // data of an ended request is discarded
+                    switch Result(catching: { () throws(ProtocolError) in try assembly.receive(frame) }) {
+                    case .failure(let error):
+                        writes[id] = nil
+                        try await writer.send(.error(error), on: id)
+                        continue
+                    case .success(let credit):
+                        if let credit { try await writer.send(.credit(Credit(bytes: credit)), on: id) }
+                    }
+                    if assembly.isComplete {
+                        writes[id] = nil
+                        let changeCount = await store.replaceItems(of: assembly.pasteboard, with: assembly.items)
+                        logger.info("pasteboard written", metadata: [
+                            "pasteboard": "\(assembly.pasteboard)", "items": "\(assembly.items.count)", "changeCount": "\(changeCount)",
+                        ])
+                        try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+                    } else {
+                        writes[id] = assembly
+                    }
+                case .message:
+                    let message: Message
+                    switch Result(catching: { () throws(ProtocolError) in try frame.decodeMessage() }) {
+                    case .success(let decoded): message = decoded
+                    case .failure(let error):
+                        try await writer.send(.error(error), on: id)
+                        continue
+                    }
+                    if id == 0 {
+                        try await writer.send(.error(ProtocolError(.unexpectedMessage, "request id 0 is only for the handshake")), on: 0)
+                        continue
+                    }
+                    switch message {
+                    case .credit(let credit):
+                        requests.grant(credit.bytes, to: id)
+                        continue
+                    case .cancel:
+                        if writes.removeValue(forKey: id) != nil {
+                            try await writer.send(.error(ProtocolError(.cancelled, "write cancelled")), on: id)
+                        } else {
+                            requests.cancel(id)
+                        }
+                        continue
+                    default:
+                        break
+                    }
+                    if writes[id] != nil || requests.contains(id) {
+                        try await writer.send(.error(ProtocolError(.duplicateRequest, "request id \(id) is already in flight")), on: id)
+                        continue
+                    }
+                    try await start(message, id: id, writes: &writes, requests: requests, writer: writer, logger: logger)
+                }
+            }
+        } catch {
+            await requests.cancelAllAndWait()
+            throw error
+        }
+        await requests.cancelAllAndWait()
+    }
+
+    /// Starts a new request.
+    private func start(
+        _ message: Message, id: UInt32,
+        writes: inout [UInt32: WriteAssembly], requests: RequestTable,
+        writer: FrameWriter, logger: Logger
+    ) async throws {
+        switch message {
+        case .write(let request):
+            switch Result(catching: { () throws(ProtocolError) in
+                try WriteAssembly(request, registry: store.registry, configuration: configuration)
+            }) {
+            case .failure(let error):
+                try await writer.send(.error(error), on: id)
+            case .success(let assembly) where assembly.isComplete:  // no items: an empty write
+                let changeCount = await store.replaceItems(of: request.pasteboard, with: [])
+                try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+            case .success(let assembly):
+                writes[id] = assembly
+            }
+        case .list(let request):
+            if let failure = PasteboardName.validationFailure(request.pasteboard) {
+                try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
+                return
+            }
+            try await writer.send(.items(await store.summary(of: request.pasteboard)), on: id)
+        case .clear(let request):
+            if let failure = PasteboardName.validationFailure(request.pasteboard) {
+                try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
+                return
+            }
+            let changeCount = await store.replaceItems(of: request.pasteboard, with: [])
+            logger.info("pasteboard cleared", metadata: ["pasteboard": "\(request.pasteboard)", "changeCount": "\(changeCount)"])
+            try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+        case .read(let request):
+            let window = SendWindow(initialCredit: configuration.window)
+            _ = requests.reserve(id, window: window)
+            let transfer = ReadTransfer(
+                request: request, id: id, window: window, store: store, writer: writer,
+                chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength - ProtocolLimits.headerLength)
+            )
+            requests.attach(Task { await transfer.run(); requests.remove(id) }, to: id)
+        case .watch(let request):
+            if let failure = PasteboardName.validationFailure(request.pasteboard) {
+                try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
+                return
+            }
+            _ = requests.reserve(id, window: nil)
+            let (current, changes) = await store.watch(request.pasteboard)
+            requests.attach(Task {
+                defer { requests.remove(id) }
+                do { try await writer.send(.changed(current), on: id) } catch { return }
+                for await change in changes {
+                    do { try await writer.send(.changed(change), on: id) } catch { return }
+                }
+                try? await writer.send(.error(ProtocolError(.cancelled, "watch ended")), on: id)
+            }, to: id)
+        case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel:
+            try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import PasteboardProtocol
+
+/// Everything the daemon needs to know to run: where to listen and the limits it enforces.
+public struct DaemonConfiguration: Sendable {
+    /// The Unix socket path to listen on.
+    public var socketPath: String
+    /// The largest frame length accepted from clients (and announced in `welcome`).
+    public var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
+    /// The flow-control window per data stream, announced in `welcome`.
+    public var window: Int = ProtocolLimits.defaultWindow
+    /// The largest representation the daemon holds in memory (eager data), in bytes.
+    public var maxRepresentationSize: Int = 256 << 20
+    /// The most items one pasteboard may hold.
+    public var maxItemsPerPasteboard: Int = 10_000
+    /// Where user type declarations live (`types.d`), if anywhere.
+    public var userTypesDirectory: String?
+
+    /// Creates a configuration listening on `socketPath` with default limits.
+    public init(socketPath: String, userTypesDirectory: String? = nil) {
+        self.socketPath = socketPath
+        self.userTypesDirectory = userTypesDirectory
+    }
+}

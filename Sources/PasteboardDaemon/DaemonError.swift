@@ -1,0 +1,26 @@
+/// Reasons the daemon cannot start or keep running.
+public enum DaemonError: Error, Sendable, CustomStringConvertible {
+    /// Another daemon already serves this socket.
+    case alreadyRunning(socketPath: String, pid: Int32?)
+    /// The socket's directory is unsafe or cannot be made.
+    case unsafeDirectory(path: String, reason: String)
+    /// A system call failed.
+    case system(operation: String, path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .alreadyRunning(let path, let pid):
+            "another pasteboardd\(pid.map { " (pid \($0))" } ?? "") is already serving \(path)"
+        case .unsafeDirectory(let path, let reason):
+            "refusing to use socket directory \(path): \(reason)"
+        case .system(let operation, let path, let code):
+            "\(operation) \(path): \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

@@ -1,0 +1,17 @@
+import NIOCore
+import PasteboardProtocol
+
+/// Sends frames on one connection; safe to use from many tasks at once.
+struct FrameWriter: Sendable {
+    let outbound: NIOAsyncChannelOutboundWriter<Frame>
+
+    /// Sends a control message on request `id`.
+    func send(_ message: Message, on id: UInt32) async throws {
+        try await outbound.write(.message(message, requestID: id))
+    }
+
+    /// Sends a data frame on request `id`.
+    func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) async throws {
+        try await outbound.write(.data(bytes, requestID: id, end: end))
+    }
+}

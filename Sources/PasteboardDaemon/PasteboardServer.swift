@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Logging
+import NIOCore
+import NIOPosix
+import PasteboardProtocol
+import PasteboardTypes
+import ServiceLifecycle
+
+/// The daemon as a service: owns the socket, accepts connections, checks each peer's uid,
+/// and serves it until graceful shutdown.
+public final class PasteboardServer: Service, Sendable {
+    /// The daemon's name and release, sent in `welcome`.
+    public static let daemonName = "pasteboardd 0.1.0"
+
+    private let configuration: DaemonConfiguration
+    private let store: PasteboardStore
+    private let logger: Logger
+    private let lock: InstanceLock
+    private let group: any EventLoopGroup
+
+    /// Prepares the socket directory and takes the single-instance lock; throws if another daemon runs.
+    public init(configuration: DaemonConfiguration, registry: TypeRegistry, logger: Logger,
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(DaemonError) {
+        try SocketDirectory.prepare(SocketLocation.directory(of: configuration.socketPath))
+        self.lock = try InstanceLock(socketPath: configuration.socketPath)
+        self.configuration = configuration
+        self.store = PasteboardStore(registry: registry)
+        self.logger = logger
+        self.group = group
+    }
+
+    /// Binds the socket (replacing a stale one, mode 0600) and serves until shutdown.
+    public func run() async throws {
+        let path = configuration.socketPath
+        try removeStaleSocket(path)
+        let configuration = configuration
+        let previousMask = umask(0o177)
+        let serverChannel: NIOAsyncChannel<NIOAsyncChannel<Frame, Frame>, Never>
+        do {
+            serverChannel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 1024)
+                .bind(unixDomainSocketPath: path) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(
+                            ByteToMessageHandler(FrameDecoder(maxFrameLength: configuration.maxFrameLength))
+                        )
+                        try channel.pipeline.syncOperations.addHandler(FrameEncoder())
+                        return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            umask(previousMask)
+            throw error
+        }
+        umask(previousMask)
+        chmod(path, 0o600)
+        logger.info("listening", metadata: ["socket": "\(path)", "pid": "\(getpid())"])
+        defer {
+            unlink(path)
+            logger.info("stopped", metadata: ["socket": "\(path)"])
+        }
+
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await serverChannel.executeThenClose { connections in
+                    var nextID = 0
+                    for try await connection in connections {
+                        nextID += 1
+                        let id = nextID
+                        group.addTask { await self.serve(connection, id: id) }
+                    }
+                }
+            }
+        }
+        await store.finishAllWatchers()
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<Frame, Frame>, id: Int) async {
+        var logger = logger
+        logger[metadataKey: "connection.id"] = "\(id)"
+        do {
+            let peer = try await PeerCredentials.of(connection.channel)
+            logger[metadataKey: "peer.pid"] = "\(peer.pid)"
+            guard peer.uid == getuid() else {
+                logger.warning("refused connection from another user", metadata: ["peer.uid": "\(peer.uid)"])
+                try? await connection.channel.close()
+                return
+            }
+        } catch {
+            logger.warning("cannot read peer credentials; closing", metadata: ["error": "\(error)"])
+            try? await connection.channel.close()
+            return
+        }
+        await ClientConnection(
+            channel: connection, store: store, configuration: configuration, logger: logger,
+            daemonName: Self.daemonName, daemonPID: getpid()
+        ).run()
+    }
+
+    /// We hold the instance lock, so a socket file left at `path` belongs to a dead daemon.
+    private func removeStaleSocket(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw DaemonError.unsafeDirectory(path: path, reason: "a file that is not a socket is in the way")
+        }
+        logger.info("replacing stale socket", metadata: ["socket": "\(path)"])
+        unlink(path)
+    }
+}

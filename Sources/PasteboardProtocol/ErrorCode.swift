@@ -1,0 +1,68 @@
+/// Stable error codes carried by `error` messages. The raw values are part of protocol v1:
+/// they never change meaning, and clients may match on them.
+public enum ErrorCode: String, Sendable, Codable, CaseIterable {
+    /// The peers speak different protocol versions. Fatal.
+    case versionMismatch = "version-mismatch"
+    /// A frame other than `hello` arrived before the handshake finished. Fatal.
+    case handshakeRequired = "handshake-required"
+    /// The byte stream is not a valid frame sequence (bad kind, reserved flags, short length). Fatal.
+    case malformedFrame = "malformed-frame"
+    /// A length field exceeded the receiver's maximum frame length. Fatal.
+    case frameTooLarge = "frame-too-large"
+    /// A control message is not a JSON object of the expected shape.
+    case malformedMessage = "malformed-message"
+    /// A control message's `type` is not one this peer knows.
+    case unknownMessage = "unknown-message"
+    /// A known message arrived where it makes no sense (e.g. data for a request that takes none).
+    case unexpectedMessage = "unexpected-message"
+    /// A request id is already in use by another request in flight.
+    case duplicateRequest = "duplicate-request"
+    /// A sender exceeded the flow-control window it was granted.
+    case flowControl = "flow-control"
+    /// A field has a value outside its domain (bad pasteboard name, negative index, ...).
+    case invalidArgument = "invalid-argument"
+    /// A type is neither declared, a MIME type, nor a valid identifier.
+    case unknownType = "unknown-type"
+    /// The pasteboard has no item at the requested index.
+    case noSuchItem = "no-such-item"
+    /// The item has no representation conforming to any accepted type.
+    case noConformingRepresentation = "no-conforming-representation"
+    /// Data exceeds a size limit of the daemon.
+    case tooLarge = "too-large"
+    /// The request was cancelled by the client (the terminal answer to `cancel`).
+    case cancelled = "cancelled"
+    /// The peer is not allowed to connect or to do this.
+    case permissionDenied = "permission-denied"
+    /// The source that promised the data is gone or failed to produce it.
+    case sourceUnavailable = "source-unavailable"
+    /// The daemon is shutting down.
+    case shuttingDown = "shutting-down"
+    /// Anything else; the message says what.
+    case `internal` = "internal"
+}
+
+/// An error reported by the peer (or detected locally) with a stable code and a human message.
+public struct ProtocolError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The stable code.
+    public var code: ErrorCode
+    /// One line for humans.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    enum CodingKeys: String, CodingKey { case code, message }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let raw = try container.decode(String.self, forKey: .code)
+        // An unknown code from a newer peer still carries its message.
+        self.code = ErrorCode(rawValue: raw) ?? .internal
+        self.message = try container.decodeIfPresent(String.self, forKey: .message) ?? raw
+    }
+}

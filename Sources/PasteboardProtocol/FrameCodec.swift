@@ -1,0 +1,117 @@
+import NIOCore
+
+/// Reasons a byte stream is not a valid sequence of frames. Each is fatal to the connection.
+public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The length field is larger than the receiver's maximum frame length.
+    case frameTooLarge(length: Int, maximum: Int)
+    /// The length field is smaller than the header it must contain.
+    case frameTooShort(length: Int)
+    /// The kind byte is not one v1 defines.
+    case unknownKind(UInt8)
+    /// Reserved flag bits were set.
+    case reservedFlags(UInt8)
+
+    public var description: String {
+        switch self {
+        case .frameTooLarge(let length, let maximum): "frame length \(length) exceeds the maximum \(maximum)"
+        case .frameTooShort(let length): "frame length \(length) is shorter than the 6-byte header"
+        case .unknownKind(let kind): "unknown frame kind \(kind)"
+        case .reservedFlags(let flags): "reserved flag bits set (0x\(String(flags, radix: 16)))"
+        }
+    }
+
+    /// The protocol error code a peer reports for this violation.
+    public var code: ErrorCode {
+        switch self {
+        case .frameTooLarge: .frameTooLarge
+        default: .malformedFrame
+        }
+    }
+}
+
+/// Pure encoding and decoding of frames, shared by the NIO handlers, tests and fuzzers.
+public enum FrameCodec {
+    /// Appends `frame` to `buffer`: length (u32 BE), kind (u8), flags (u8), request id (u32 BE), payload.
+    public static func encode(_ frame: Frame, into buffer: inout ByteBuffer) {
+        buffer.reserveCapacity(minimumWritableBytes: ProtocolLimits.lengthFieldSize + frame.length)
+        buffer.writeInteger(UInt32(frame.length))
+        buffer.writeInteger(frame.kind.rawValue)
+        buffer.writeInteger(frame.flags.rawValue)
+        buffer.writeInteger(frame.requestID)
+        var payload = frame.payload
+        buffer.writeBuffer(&payload)
+    }
+
+    /// Decodes one frame from the front of `buffer`, consuming it; nil when more bytes are needed.
+    ///
+    /// The payload is a slice of `buffer`'s storage (no copy). Throws `FrameError` on a violation,
+    /// as soon as the header shows it, without waiting for the payload.
+    public static func decode(from buffer: inout ByteBuffer, maxFrameLength: Int) throws(FrameError) -> Frame? {
+        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
+        let frameLength = Int(length)
+        if frameLength > maxFrameLength { throw .frameTooLarge(length: frameLength, maximum: maxFrameLength) }
+        if frameLength < ProtocolLimits.headerLength { throw .frameTooShort(length: frameLength) }
+        let base = buffer.readerIndex + ProtocolLimits.lengthFieldSize
+        if let kindByte = buffer.getInteger(at: base, as: UInt8.self), Frame.Kind(rawValue: kindByte) == nil {
+            throw .unknownKind(kindByte)
+        }
+        if let flagsByte = buffer.getInteger(at: base + 1, as: UInt8.self), flagsByte & Frame.Flags.reserved.rawValue != 0 {
+            throw .reservedFlags(flagsByte)
+        }
+        guard buffer.readableBytes >= ProtocolLimits.lengthFieldSize + frameLength else { return nil }
+        buffer.moveReaderIndex(forwardBy: ProtocolLimits.lengthFieldSize)
+        let kind = Frame.Kind(rawValue: buffer.readInteger(as: UInt8.self)!)!
+        let flags = Frame.Flags(rawValue: buffer.readInteger(as: UInt8.self)!)
+        let requestID = buffer.readInteger(as: UInt32.self)!
+        let payload = buffer.readSlice(length: frameLength - ProtocolLimits.headerLength)!
+        return Frame(kind: kind, flags: flags, requestID: requestID, payload: payload)
+    }
+}
+
+/// A NIO decoder that turns inbound bytes into `Frame`s, enforcing the maximum frame length.
+public struct FrameDecoder: ByteToMessageDecoder, Sendable {
+    public typealias InboundOut = Frame
+    /// The largest length field accepted.
+    public let maxFrameLength: Int
+
+    /// Creates a decoder accepting frames up to `maxFrameLength`.
+    public init(maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength) {
+        self.maxFrameLength = maxFrameLength
+    }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let frame = try FrameCodec.decode(from: &buffer, maxFrameLength: maxFrameLength) else { return .needMoreData }
+        context.fireChannelRead(Self.wrapInboundOut(frame))
+        return .continue
+    }
+
+    public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        return .needMoreData
+    }
+}
+
+/// A NIO outbound handler that writes `Frame`s: the 10-byte header, then the payload buffer
+/// as it is (bulk bytes are never copied into a combined buffer).
+public final class FrameEncoder: ChannelOutboundHandler, Sendable {
+    public typealias OutboundIn = Frame
+    public typealias OutboundOut = ByteBuffer
+
+    /// Creates an encoder.
+    public init() {}
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let frame = unwrapOutboundIn(data)
+        var header = context.channel.allocator.buffer(capacity: ProtocolLimits.lengthFieldSize + ProtocolLimits.headerLength)
+        header.writeInteger(UInt32(frame.length))
+        header.writeInteger(frame.kind.rawValue)
+        header.writeInteger(frame.flags.rawValue)
+        header.writeInteger(frame.requestID)
+        if frame.payload.readableBytes == 0 {
+            context.write(wrapOutboundOut(header), promise: promise)
+        } else {
+            context.write(wrapOutboundOut(header), promise: nil)
+            context.write(wrapOutboundOut(frame.payload), promise: promise)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+/// Control messages of protocol v1. On the wire each is one JSON object whose `op` member
+/// names the case and whose other members are the payload's fields (see pasteboard-protocol(7)).
+public enum Message: Sendable, Equatable {
+    /// Client → daemon, request id 0, first frame of every connection.
+    case hello(Hello)
+    /// Daemon → client, request id 0: the handshake succeeded.
+    case welcome(Welcome)
+    /// Either way: the request (or, on id 0, the connection) failed. Terminal.
+    case error(ProtocolError)
+    /// Daemon → client: the request succeeded. Terminal.
+    case ok(OK)
+    /// Client → daemon: replace a pasteboard's items; the representations' bytes follow as data frames.
+    case write(WriteRequest)
+    /// Client → daemon: load one item's best representation for the accepted types.
+    case read(ReadRequest)
+    /// Daemon → client: the representation chosen for a `read`; its bytes follow as data frames.
+    case representation(RepresentationHeader)
+    /// Client → daemon: describe a pasteboard's items.
+    case list(PasteboardRequest)
+    /// Daemon → client: the answer to `list`. Terminal.
+    case items(ItemsReply)
+    /// Client → daemon: remove every item from a pasteboard.
+    case clear(PasteboardRequest)
+    /// Client → daemon: report every change of a pasteboard until cancelled.
+    case watch(PasteboardRequest)
+    /// Daemon → client: a watched pasteboard changed.
+    case changed(ItemsReply)
+    /// Either way: the receiver of a data stream allows `bytes` more payload bytes.
+    case credit(Credit)
+    /// Client → daemon: stop the request; answered by `error` with code `cancelled` unless it already ended.
+    case cancel
+
+    /// The `op` member's value for this message.
+    public var op: String {
+        switch self {
+        case .hello: "hello"
+        case .welcome: "welcome"
+        case .error: "error"
+        case .ok: "ok"
+        case .write: "write"
+        case .read: "read"
+        case .representation: "representation"
+        case .list: "list"
+        case .items: "items"
+        case .clear: "clear"
+        case .watch: "watch"
+        case .changed: "changed"
+        case .credit: "credit"
+        case .cancel: "cancel"
+        }
+    }
+}
+
+/// The client's opening message.
+public struct Hello: Sendable, Equatable, Codable {
+    /// The protocol version the client speaks.
+    public var version: Int
+    /// A short name for logs ("pb", "gallery", an app name).
+    public var client: String
+    /// The client's process id (informational; the daemon trusts SO_PEERCRED instead).
+    public var pid: Int32?
+
+    public init(version: Int = ProtocolVersion.current, client: String, pid: Int32?) {
+        self.version = version
+        self.client = client
+        self.pid = pid
+    }
+}
+
+/// The daemon's answer to `hello`.
+public struct Welcome: Sendable, Equatable, Codable {
+    /// The protocol version the daemon speaks.
+    public var version: Int
+    /// The daemon's name and release, for humans.
+    public var daemon: String
+    /// The daemon's process id.
+    public var pid: Int32
+    /// The largest length field the daemon accepts, and the largest it will send.
+    public var maxFrameLength: Int
+    /// The initial flow-control window for every data stream, in both directions.
+    public var window: Int
+
+    public init(version: Int = ProtocolVersion.current, daemon: String, pid: Int32, maxFrameLength: Int, window: Int) {
+        self.version = version
+        self.daemon = daemon
+        self.pid = pid
+        self.maxFrameLength = maxFrameLength
+        self.window = window
+    }
+}
+
+/// A successful, terminal answer.
+public struct OK: Sendable, Equatable, Codable {
+    /// The pasteboard's change count after the request, when the request concerned one.
+    public var changeCount: Int?
+    public init(changeCount: Int? = nil) { self.changeCount = changeCount }
+}
+
+/// A representation as described on the wire: its type and, when known, its size.
+public struct RepresentationInfo: Sendable, Equatable, Codable {
+    /// A type identifier (UTI such as `public.png`, or `dyn.mime.<mime>`).
+    public var type: String
+    /// Byte count, when known.
+    public var size: Int?
+    /// The type's preferred MIME type, filled in by the daemon in `items`/`changed`.
+    public var mimeType: String?
+
+    public init(type: String, size: Int? = nil, mimeType: String? = nil) {
+        self.type = type
+        self.size = size
+        self.mimeType = mimeType
+    }
+}
+
+/// An item as described on the wire: its representations in fidelity order (best first).
+public struct ItemInfo: Sendable, Equatable, Codable {
+    public var representations: [RepresentationInfo]
+    /// A file name a destination may use when saving the item.
+    public var suggestedName: String?
+
+    public init(representations: [RepresentationInfo], suggestedName: String? = nil) {
+        self.representations = representations
+        self.suggestedName = suggestedName
+    }
+}
+
+/// `write`: the items that replace the pasteboard's content.
+public struct WriteRequest: Sendable, Equatable, Codable {
+    /// The pasteboard's name.
+    public var pasteboard: String
+    /// Items in order; their representations' bytes follow as data frames, in the same order.
+    public var items: [ItemInfo]
+
+    public init(pasteboard: String, items: [ItemInfo]) {
+        self.pasteboard = pasteboard
+        self.items = items
+    }
+}
+
+/// `read`: which item, and the accepted types in the destination's preference order.
+public struct ReadRequest: Sendable, Equatable, Codable {
+    public var pasteboard: String
+    /// Index of the item, from 0.
+    public var item: Int
+    /// UTIs or MIME types, most preferred first; empty means the item's first representation.
+    public var accept: [String]
+
+    public init(pasteboard: String, item: Int = 0, accept: [String] = []) {
+        self.pasteboard = pasteboard
+        self.item = item
+        self.accept = accept
+    }
+}
+
+/// `representation`: the daemon's choice for a `read`.
+public struct RepresentationHeader: Sendable, Equatable, Codable {
+    /// The pasteboard's change count the data belongs to.
+    public var changeCount: Int
+    /// The item's index.
+    public var item: Int
+    /// The representation's index within the item (0 is the highest fidelity).
+    public var index: Int
+    /// The chosen representation's type.
+    public var type: String
+    /// Its byte count when known.
+    public var size: Int?
+    /// Its preferred MIME type when it has one.
+    public var mimeType: String?
+
+    public init(changeCount: Int, item: Int, index: Int, type: String, size: Int?, mimeType: String?) {
+        self.changeCount = changeCount
+        self.item = item
+        self.index = index
+        self.type = type
+        self.size = size
+        self.mimeType = mimeType
+    }
+}
+
+/// `list`, `clear`, `watch`: a request that names only a pasteboard.
+public struct PasteboardRequest: Sendable, Equatable, Codable {
+    public var pasteboard: String
+    public init(pasteboard: String) { self.pasteboard = pasteboard }
+}
+
+/// `items` and `changed`: a pasteboard's change count and items.
+public struct ItemsReply: Sendable, Equatable, Codable {
+    public var pasteboard: String
+    public var changeCount: Int
+    public var items: [ItemInfo]
+
+    public init(pasteboard: String, changeCount: Int, items: [ItemInfo]) {
+        self.pasteboard = pasteboard
+        self.changeCount = changeCount
+        self.items = items
+    }
+}
+
+/// `credit`: more payload bytes the data sender may send on this request.
+public struct Credit: Sendable, Equatable, Codable {
+    public var bytes: Int
+    public init(bytes: Int) { self.bytes = bytes }
+}

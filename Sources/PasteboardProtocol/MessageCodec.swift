@@ -1,0 +1,95 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+
+/// JSON encoding of control messages: one object, `type` plus the payload's fields.
+/// Unknown members are ignored (so later versions may add optional fields).
+public enum MessageCodec {
+    /// Encodes `message` as the UTF-8 JSON payload of a message frame.
+    public static func encode(_ message: Message) -> ByteBuffer {
+        // Encoding our own Codable structs cannot fail; a failure would be a programming error.
+        let bytes = try! JSONEncoder().encode(message)
+        return ByteBuffer(bytes: bytes)
+    }
+
+    /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
+    public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
+        let bytes = Data(payload.readableBytesView)
+        do {
+            return try JSONDecoder().decode(Message.self, from: bytes)
+        } catch let error as ProtocolError {
+            throw error
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ProtocolError(.malformedMessage, "missing field '\(Self.path(context.codingPath + [key]))'")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))' has the wrong type")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))' is null")
+        } catch {
+            throw ProtocolError(.malformedMessage, "payload is not a JSON object")
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+}
+
+extension Frame {
+    /// A message frame carrying `message` on `requestID`.
+    public static func message(_ message: Message, requestID: UInt32) -> Frame {
+        Frame(kind: .message, requestID: requestID, payload: MessageCodec.encode(message))
+    }
+
+    /// Decodes this message frame's payload.
+    public func decodeMessage() throws(ProtocolError) -> Message {
+        try MessageCodec.decode(payload)
+    }
+}
+
+extension Message: Codable {
+    private enum TypeKey: String, CodingKey { case op }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TypeKey.self)
+        let type = try container.decode(String.self, forKey: .op)
+        switch type {
+        case "hello": self = .hello(try Hello(from: decoder))
+        case "welcome": self = .welcome(try Welcome(from: decoder))
+        case "error": self = .error(try ProtocolError(from: decoder))
+        case "ok": self = .ok(try OK(from: decoder))
+        case "write": self = .write(try WriteRequest(from: decoder))
+        case "read": self = .read(try ReadRequest(from: decoder))
+        case "representation": self = .representation(try RepresentationHeader(from: decoder))
+        case "list": self = .list(try PasteboardRequest(from: decoder))
+        case "items": self = .items(try ItemsReply(from: decoder))
+        case "clear": self = .clear(try PasteboardRequest(from: decoder))
+        case "watch": self = .watch(try PasteboardRequest(from: decoder))
+        case "changed": self = .changed(try ItemsReply(from: decoder))
+        case "credit": self = .credit(try Credit(from: decoder))
+        case "cancel": self = .cancel
+        default: throw ProtocolError(.unknownMessage, "unknown message op '\(type)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: TypeKey.self)
+        try container.encode(op, forKey: .op)
+        switch self {
+        case .hello(let value): try value.encode(to: encoder)
+        case .welcome(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .ok(let value): try value.encode(to: encoder)
+        case .write(let value): try value.encode(to: encoder)
+        case .read(let value): try value.encode(to: encoder)
+        case .representation(let value): try value.encode(to: encoder)
+        case .list(let value), .clear(let value), .watch(let value): try value.encode(to: encoder)
+        case .items(let value), .changed(let value): try value.encode(to: encoder)
+        case .credit(let value): try value.encode(to: encoder)
+        case .cancel: break
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Rules for pasteboard names: 1–64 characters of ASCII letters, digits, '.', '_' and '-'.
+public enum PasteboardName {
+    /// The pasteboard used when none is named.
+    public static let general = "general"
+
+    /// Nil when `name` is valid, else the reason it is not.
+    public static func validationFailure(_ name: String) -> String? {
+        if name.isEmpty { return "pasteboard name is empty" }
+        if name.utf8.count > 64 { return "pasteboard name '\(name.prefix(64))…' is longer than 64 characters" }
+        let valid = name.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
+        return valid ? nil : "pasteboard name '\(name)' may contain only letters, digits, '.', '_' and '-'"
+    }
+}

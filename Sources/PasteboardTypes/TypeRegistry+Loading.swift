@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Reading declaration files.
+extension TypeRegistry {
+    /// Parses a declaration file's bytes (format below) – used for types.d files and by apps.
+    ///
+    /// Format: `{"types": [ {"identifier": …, "conformsTo": […], "mimeTypes": […],
+    /// "filenameExtensions": […], "magic": [{"offset": 0, "bytes": "hex"}], "description": …} ]}`.
+    /// Only structure is checked here; ``adding(_:source:)`` checks identifiers, parents and clashes.
+    public static func parseDeclarationFile(
+        _ data: Data, source: String
+    ) -> (declarations: [TypeDeclaration], errors: [TypeDeclarationError]) {
+        let parsed = DeclarationParser.file(data)
+        return (
+            parsed.entries.map(\.declaration),
+            parsed.problems.map { TypeDeclarationError(file: source, field: $0.field, message: $0.message) }
+        )
+    }
+
+    /// Parses a declaration file and adds what is valid, reporting parse and validation errors in file order.
+    func addingDeclarationFile(
+        _ data: Data, source: String, rejected: Set<TypeIdentifier>
+    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError], rejected: Set<TypeIdentifier>) {
+        let parsed = DeclarationParser.file(data)
+        let parseErrors = parsed.problems.map { TypeDeclarationError(file: source, field: $0.field, message: $0.message) }
+        let result = adding(entries: parsed.entries, source: source, rejected: rejected.union(parsed.rejected))
+        return (result.registry, Self.inFieldOrder(parseErrors + result.errors), result.rejected)
+    }
+
+    /// Built-ins plus every `*.json` in `directory` (sorted by file name); missing directory is not an error.
+    ///
+    /// Files are added one after another, so a file may use types declared in files sorting before it.
+    /// Hidden files (starting with `.`) are ignored. Each error names the file's path and the field.
+    public static func loading(
+        userTypesDirectory directory: String?
+    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        var registry = TypeRegistry.builtIn
+        guard let directory else { return (registry, []) }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            if !FileManager.default.fileExists(atPath: directory) { return (registry, []) }
+            return (registry, [TypeDeclarationError(file: directory, field: "(directory)", message: "cannot read directory: \(error)")])
+        }
+        var errors: [TypeDeclarationError] = []
+        var rejected: Set<TypeIdentifier> = []
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = base + name
+            guard let data = FileManager.default.contents(atPath: path) else {
+                errors.append(TypeDeclarationError(file: path, field: "(file)", message: "cannot read file"))
+                continue
+            }
+            let result = registry.addingDeclarationFile(data, source: path, rejected: rejected)
+            registry = result.registry
+            errors += result.errors
+            rejected = result.rejected
+        }
+        return (registry, errors)
+    }
+
+    /// `$XDG_CONFIG_HOME/pasteboard/types.d` or `$HOME/.config/pasteboard/types.d` from the given environment.
+    ///
+    /// A relative or empty `XDG_CONFIG_HOME` is ignored, as the XDG Base Directory spec requires;
+    /// `nil` when neither variable gives an absolute path.
+    public static func userTypesDirectory(environment: [String: String]) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return Self.joined(config, "pasteboard/types.d")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return Self.joined(home, ".config/pasteboard/types.d")
+        }
+        return nil
+    }
+
+    /// `directory` + `/` + `relative`, without doubling the slash.
+    private static func joined(_ directory: String, _ relative: String) -> String {
+        directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+    }
+
+    /// Errors sorted by the index in their field's `types[N]` (stable; file-level errors first).
+    static func inFieldOrder(_ errors: [TypeDeclarationError]) -> [TypeDeclarationError] {
+        func key(_ error: TypeDeclarationError) -> Int {
+            guard error.field.hasPrefix("types["), let close = error.field.firstIndex(of: "]") else { return -1 }
+            let digits = error.field[error.field.index(error.field.startIndex, offsetBy: 6)..<close]
+            return Int(digits) ?? -1
+        }
+        return errors.enumerated().sorted {
+            let (a, b) = (key($0.element), key($1.element))
+            return a != b ? a < b : $0.offset < $1.offset
+        }.map(\.element)
+    }
+}

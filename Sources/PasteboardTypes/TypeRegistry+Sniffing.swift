@@ -1,0 +1,72 @@
+/// Guessing a type from content.
+extension TypeRegistry {
+    /// Sniffs content: magic patterns first, then the filename's extension, then valid UTF-8 -> public.utf8-plain-text, else public.data.
+    ///
+    /// `prefix` is the first bytes of the content (at least 512 when available); `isComplete` says
+    /// whether it is all of it. When it is not, a multibyte UTF-8 sequence cut off at the very end
+    /// still counts as text. Content with a NUL byte is never text. Longer magic patterns are tried
+    /// first. Empty content is UTF-8 plain text. O(n) in the prefix length.
+    public func sniff(prefix: some Collection<UInt8>, isComplete: Bool, filename: String?) -> TypeIdentifier {
+        if let result = prefix.withContiguousStorageIfAvailable({ sniff(buffer: $0, isComplete: isComplete, filename: filename) }) {
+            return result
+        }
+        return Array(prefix).withUnsafeBufferPointer { sniff(buffer: $0, isComplete: isComplete, filename: filename) }
+    }
+
+    /// `sniff(prefix:isComplete:filename:)` on contiguous bytes.
+    private func sniff(buffer: UnsafeBufferPointer<UInt8>, isComplete: Bool, filename: String?) -> TypeIdentifier {
+        for entry in magicTable where entry.pattern.matches(buffer) {
+            return entry.type
+        }
+        if let filename, let ext = Self.filenameExtension(of: filename), let type = type(forFilenameExtension: ext) {
+            return type
+        }
+        return Self.isText(buffer, isComplete: isComplete) ? .utf8PlainText : .data
+    }
+
+    /// The extension of the last path component (`"a/b.tar.gz"` -> `"gz"`); `nil` for `".bashrc"` or `"README"`.
+    static func filenameExtension(of filename: String) -> String? {
+        let name = filename.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...]
+        return ext.isEmpty ? nil : String(ext)
+    }
+
+    /// Whether `bytes` is NUL-free, valid UTF-8 (allowing a cut-off final sequence when `isComplete` is false).
+    static func isText(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                if lead == 0 { return false }
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            for offset in 1..<length {
+                guard index + offset < count else {
+                    // Cut off at the end of the prefix: fine only if more content follows.
+                    return !isComplete
+                }
+                let byte = bytes[index + offset]
+                let (min, max) = offset == 1 ? (low, high) : (0x80, 0xBF)
+                guard byte >= min, byte <= max else { return false }
+            }
+            index += length
+        }
+        return true
+    }
+}

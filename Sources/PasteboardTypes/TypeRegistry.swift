@@ -1,0 +1,301 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An immutable set of type declarations with precomputed conformance and tag lookups.
+///
+/// Build one with ``builtIn``, ``loading(userTypesDirectory:)`` or ``adding(_:source:)``;
+/// every lookup after construction is a dictionary access (O(1) on average).
+public struct TypeRegistry: Sendable {
+    /// A magic pattern and the type it identifies.
+    struct MagicEntry: Sendable {
+        var type: TypeIdentifier
+        var pattern: MagicPattern
+    }
+
+    /// Declarations in the order they were added (built-ins first); earlier ones win tag clashes.
+    private(set) var ordered: [TypeDeclaration] = []
+    /// Where each declaration came from (`"built-in"`, a path, an app name).
+    private(set) var sources: [TypeIdentifier: String] = [:]
+    /// Declarations by identifier.
+    private(set) var byIdentifier: [TypeIdentifier: TypeDeclaration] = [:]
+    /// Declarations sorted by identifier.
+    private(set) var sorted: [TypeDeclaration] = []
+    /// Transitive supertypes of each declared type, nearest first.
+    private(set) var supertypeLists: [TypeIdentifier: [TypeIdentifier]] = [:]
+    /// Transitive supertypes of each declared type, as a set for O(1) conformance checks.
+    private(set) var supertypeSets: [TypeIdentifier: Set<TypeIdentifier>] = [:]
+    /// Normalised MIME type (with parameters, if declared so) to type.
+    private(set) var mimeIndex: [String: TypeIdentifier] = [:]
+    /// Lowercased filename extension to type.
+    private(set) var extensionIndex: [String: TypeIdentifier] = [:]
+    /// Magic patterns, longest first (then in declaration order).
+    private(set) var magicTable: [MagicEntry] = []
+    /// Supertypes of a dynamic `text/*` type, nearest first.
+    private(set) var dynamicTextSupertypes: [TypeIdentifier] = []
+    /// Supertypes of any other dynamic type, nearest first.
+    private(set) var dynamicDataSupertypes: [TypeIdentifier] = []
+    /// `dynamicTextSupertypes` as a set.
+    private(set) var dynamicTextSupertypeSet: Set<TypeIdentifier> = []
+    /// `dynamicDataSupertypes` as a set.
+    private(set) var dynamicDataSupertypeSet: Set<TypeIdentifier> = []
+
+    /// The built-in declarations, parsed from the embedded copy of `Config/types.json`.
+    public static let builtIn: TypeRegistry = {
+        let parsed = DeclarationParser.file(Data(BuiltInTypes.json.utf8))
+        let result = TypeRegistry.empty.adding(entries: parsed.entries, source: "built-in", rejected: [])
+        let problems = parsed.problems.map { "built-in: \($0.field): \($0.message)" } + result.errors.map(\.description)
+        precondition(problems.isEmpty, "invalid built-in types: \(problems.joined(separator: "; "))")
+        return result.registry
+    }()
+
+    /// A registry with no declarations at all.
+    static let empty = TypeRegistry(ordered: [], sources: [:])
+
+    /// A registry holding exactly `declarations` (no built-ins); throws the first problem found.
+    ///
+    /// Use `TypeRegistry.builtIn.adding(_:source:)` to extend the built-ins instead.
+    public init(declarations: [TypeDeclaration]) throws(TypeDeclarationError) {
+        let result = TypeRegistry.empty.adding(declarations, source: "declarations")
+        if let first = result.errors.first { throw first }
+        self = result.registry
+    }
+
+    /// Returns a registry with `declarations` from `source` added; bad declarations are skipped and reported, the rest are added.
+    ///
+    /// Field names in errors use `types[<index in declarations>]`. A declaration is rejected for an
+    /// invalid identifier or tag, an identifier that is already declared (or repeated in
+    /// `declarations`), an unknown or rejected parent, or a conformance cycle.
+    public func adding(
+        _ declarations: [TypeDeclaration], source: String
+    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        let entries = declarations.enumerated().map { (index: $0.offset, declaration: $0.element) }
+        let result = adding(entries: entries, source: source, rejected: [])
+        return (result.registry, result.errors)
+    }
+
+    /// All declarations, sorted by identifier.
+    public var declarations: [TypeDeclaration] { sorted }
+
+    /// The declaration of `type`; for `dyn.mime.*` types one is synthesised from the MIME type.
+    public func declaration(for type: TypeIdentifier) -> TypeDeclaration? {
+        if let declaration = byIdentifier[type] { return declaration }
+        guard let mime = type.dynamicMIMEType else { return nil }
+        let parent: TypeIdentifier = Self.isTextMIMEType(mime) ? .text : .data
+        return TypeDeclaration(
+            identifier: type, conformsTo: [parent], mimeTypes: [mime],
+            description: "Dynamic type for MIME type \(mime)")
+    }
+
+    /// Whether a dynamic type's MIME type is textual (`text/*`).
+    static func isTextMIMEType(_ mime: String) -> Bool {
+        mime.hasPrefix("text/")
+    }
+
+    // MARK: - Construction
+
+    /// Builds all indices from declarations that were already validated.
+    private init(ordered: [TypeDeclaration], sources: [TypeIdentifier: String]) {
+        self.ordered = ordered
+        self.sources = sources
+        for declaration in ordered {
+            byIdentifier[declaration.identifier] = declaration
+        }
+        sorted = ordered.sorted { $0.identifier < $1.identifier }
+        for declaration in ordered {
+            let list = breadthFirstSupertypes(of: declaration.identifier)
+            supertypeLists[declaration.identifier] = list
+            supertypeSets[declaration.identifier] = Set(list)
+            for mime in declaration.mimeTypes {
+                let key = MIMEType.normalized(mime)
+                if mimeIndex[key] == nil { mimeIndex[key] = declaration.identifier }
+            }
+            for ext in declaration.filenameExtensions {
+                let key = ext.lowercased()
+                if extensionIndex[key] == nil { extensionIndex[key] = declaration.identifier }
+            }
+        }
+        var table: [(order: Int, entry: MagicEntry)] = []
+        for declaration in ordered {
+            for pattern in declaration.magic {
+                table.append((table.count, MagicEntry(type: declaration.identifier, pattern: pattern)))
+            }
+        }
+        magicTable = table.sorted {
+            $0.entry.pattern.bytes.count != $1.entry.pattern.bytes.count
+                ? $0.entry.pattern.bytes.count > $1.entry.pattern.bytes.count
+                : $0.order < $1.order
+        }.map(\.entry)
+
+        let dataChain = byIdentifier[.data] == nil ? [] : [TypeIdentifier.data] + (supertypeLists[.data] ?? [])
+        let textChain = byIdentifier[.text] == nil ? [] : [TypeIdentifier.text] + (supertypeLists[.text] ?? [])
+        dynamicDataSupertypes = dataChain
+        var seen = Set<TypeIdentifier>()
+        dynamicTextSupertypes = (textChain + dataChain).filter { seen.insert($0).inserted }
+        dynamicDataSupertypeSet = Set(dynamicDataSupertypes)
+        dynamicTextSupertypeSet = Set(dynamicTextSupertypes)
+    }
+
+    /// Supertypes of a declared type: parents in declaration order, then grandparents, without duplicates.
+    private func breadthFirstSupertypes(of type: TypeIdentifier) -> [TypeIdentifier] {
+        var result: [TypeIdentifier] = []
+        var seen: Set<TypeIdentifier> = [type]
+        var queue = byIdentifier[type]?.conformsTo ?? []
+        var head = 0
+        while head < queue.count {
+            let next = queue[head]
+            head += 1
+            guard seen.insert(next).inserted else { continue }
+            result.append(next)
+            queue.append(contentsOf: byIdentifier[next]?.conformsTo ?? [])
+        }
+        return result
+    }
+
+    /// Adds validated-on-the-way `entries` (with their index in the source's `types` array).
+    ///
+    /// `rejected` names types that were rejected earlier (e.g. in an earlier file or while parsing),
+    /// so that children can say their parent was rejected. Returns those rejected now too.
+    func adding(
+        entries: [(index: Int, declaration: TypeDeclaration)], source: String, rejected: Set<TypeIdentifier>
+    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError], rejected: Set<TypeIdentifier>) {
+        var errors: [(position: Int, error: TypeDeclarationError)] = []
+        func report(_ position: Int, _ field: String, _ message: String) {
+            errors.append((position, TypeDeclarationError(file: source, field: field, message: message)))
+        }
+        var rejected = rejected
+        var seen: [TypeIdentifier: Int] = [:]  // identifier -> index in the source's types array
+        var candidates: [TypeIdentifier: (position: Int, declaration: TypeDeclaration)] = [:]
+        var candidateOrder: [TypeIdentifier] = []
+
+        for (position, entry) in entries.enumerated() {
+            var declaration = entry.declaration
+            let id = declaration.identifier
+            let path = "types[\(entry.index)]"
+            if byIdentifier[id] != nil {
+                let origin = sources[id].map { " by \($0)" } ?? ""
+                report(position, "\(path).identifier", "type '\(id)' is already declared\(origin)")
+                continue
+            }
+            if let first = seen[id] {
+                report(position, "\(path).identifier", "type '\(id)' is declared twice (first at types[\(first)])")
+                continue
+            }
+            seen[id] = entry.index
+            let problems = declaration.semanticProblems(path: path)
+            if !problems.isEmpty {
+                for problem in problems { report(position, problem.field, problem.message) }
+                rejected.insert(id)
+                continue
+            }
+            var unique = Set<TypeIdentifier>()
+            declaration.conformsTo = declaration.conformsTo.filter { unique.insert($0).inserted }
+            candidates[id] = (position, declaration)
+            candidateOrder.append(id)
+        }
+
+        // Cycles among the new declarations (parents already in the registry cannot form one).
+        let inCycle = Self.typesInCycles(candidateOrder.map { id in
+            (id, candidates[id]!.declaration.conformsTo.filter { candidates[$0] != nil })
+        })
+        for id in candidateOrder where inCycle[id] != nil {
+            let (position, declaration) = candidates[id]!
+            let component = inCycle[id]!
+            let index = declaration.conformsTo.firstIndex { component.contains($0) } ?? 0
+            let members = component.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            report(position, "types[\(entries[position].index)].conformsTo[\(index)]",
+                   "conformance cycle among \(members)")
+        }
+
+        // Parents must be declared already, or accepted in this batch.
+        var accepted: [TypeIdentifier: Bool] = [:]
+        func check(_ id: TypeIdentifier) -> Bool {
+            if let known = accepted[id] { return known }
+            if inCycle[id] != nil {
+                accepted[id] = false
+                return false
+            }
+            let (position, declaration) = candidates[id]!
+            let path = "types[\(entries[position].index)]"
+            var ok = true
+            for (index, parent) in declaration.conformsTo.enumerated() {
+                if byIdentifier[parent] != nil { continue }
+                if candidates[parent] != nil {
+                    if check(parent) { continue }
+                    report(position, "\(path).conformsTo[\(index)]", "parent type '\(parent)' was rejected")
+                } else if rejected.contains(parent) {
+                    report(position, "\(path).conformsTo[\(index)]", "parent type '\(parent)' was rejected")
+                } else {
+                    report(position, "\(path).conformsTo[\(index)]", "unknown parent type '\(parent)'")
+                }
+                ok = false
+                break
+            }
+            accepted[id] = ok
+            return ok
+        }
+        var newDeclarations: [TypeDeclaration] = []
+        var newSources = sources
+        for id in candidateOrder {
+            if check(id) {
+                newDeclarations.append(candidates[id]!.declaration)
+                newSources[id] = source
+            } else {
+                rejected.insert(id)
+            }
+        }
+
+        let ordered = errors.enumerated().sorted {
+            $0.element.position != $1.element.position
+                ? $0.element.position < $1.element.position : $0.offset < $1.offset
+        }.map(\.element.error)
+        let registry = newDeclarations.isEmpty ? self : TypeRegistry(ordered: self.ordered + newDeclarations, sources: newSources)
+        return (registry, ordered, rejected)
+    }
+
+    /// The members of every non-trivial strongly connected component (Tarjan), keyed by member.
+    private static func typesInCycles(
+        _ graph: [(TypeIdentifier, [TypeIdentifier])]
+    ) -> [TypeIdentifier: Set<TypeIdentifier>] {
+        let edges = Dictionary(graph, uniquingKeysWith: { first, _ in first })
+        var index = 0
+        var indices: [TypeIdentifier: Int] = [:]
+        var lowlinks: [TypeIdentifier: Int] = [:]
+        var stack: [TypeIdentifier] = []
+        var onStack: Set<TypeIdentifier> = []
+        var result: [TypeIdentifier: Set<TypeIdentifier>] = [:]
+
+        func connect(_ node: TypeIdentifier) {
+            indices[node] = index
+            lowlinks[node] = index
+            index += 1
+            stack.append(node)
+            onStack.insert(node)
+            for next in edges[node] ?? [] {
+                if indices[next] == nil {
+                    connect(next)
+                    lowlinks[node] = min(lowlinks[node]!, lowlinks[next]!)
+                } else if onStack.contains(next) {
+                    lowlinks[node] = min(lowlinks[node]!, indices[next]!)
+                }
+            }
+            if lowlinks[node] == indices[node] {
+                var component: Set<TypeIdentifier> = []
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    component.insert(member)
+                    if member == node { break }
+                }
+                if component.count > 1 {
+                    for member in component { result[member] = component }
+                }
+            }
+        }
+        for (node, _) in graph where indices[node] == nil {
+            connect(node)
+        }
+        return result
+    }
+}

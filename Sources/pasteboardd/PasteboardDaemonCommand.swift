@@ -1,0 +1,100 @@
+import ArgumentParser
+import Logging
+import PasteboardDaemon
+import PasteboardProtocol
+import PasteboardTypes
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pasteboardd`: parses options, sets up logging, and runs the daemon until SIGTERM/SIGINT.
+@main
+struct PasteboardDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pasteboardd",
+        abstract: "The Pasteboard daemon: named pasteboards and transfers between processes over a Unix socket.",
+        discussion: """
+            Listens on $PASTEBOARD_SOCKET, else $XDG_RUNTIME_DIR/pasteboard/pasteboardd.sock, else \
+            /tmp/pasteboard-$UID/pasteboardd.sock. Only processes of the same user may connect. \
+            pb starts the daemon by itself when nothing listens. SIGTERM and SIGINT shut it down gracefully.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Listen on this socket path instead of the default.", valueName: "path"))
+    var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp("Append logs to this file instead of stderr.", valueName: "path"))
+    var logFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel: String = "info"
+
+    @Option(name: .long, help: ArgumentHelp("Largest representation held in memory, in bytes.", valueName: "bytes"))
+    var maxRepresentationSize: Int = 256 << 20
+
+    @Option(name: .long, help: ArgumentHelp("Largest frame accepted, in bytes (65536 to 1048576).", valueName: "bytes"))
+    var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
+
+    @Option(name: .long, help: ArgumentHelp("Flow-control window per transfer, in bytes.", valueName: "bytes"))
+    var window: Int = ProtocolLimits.defaultWindow
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
+        guard (ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) else {
+            throw ValidationError("--max-frame-length must be between 65536 and 1048576")
+        }
+        guard window >= ProtocolLimits.preferredChunkSize else { throw ValidationError("--window must be at least 65536") }
+        guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let socketPath = socket ?? SocketLocation.socketPath(environment: SocketLocation.currentEnvironment())
+        if let logFile { try redirectStandardError(to: logFile, socketPath: socketPath) }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "pasteboardd")
+        let environment = SocketLocation.currentEnvironment()
+
+        let (registry, typeErrors) = TypeRegistry.loading(userTypesDirectory: TypeRegistry.userTypesDirectory(environment: environment))
+        for error in typeErrors {
+            logger.warning("skipped type declaration", metadata: ["file": "\(error.file)", "field": "\(error.field)", "reason": "\(error.message)"])
+        }
+
+        var configuration = DaemonConfiguration(socketPath: socketPath)
+        configuration.maxRepresentationSize = maxRepresentationSize
+        configuration.maxFrameLength = maxFrameLength
+        configuration.window = window
+
+        let server: PasteboardServer
+        do {
+            server = try PasteboardServer(configuration: configuration, registry: registry, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            throw ExitCode.failure
+        }
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: server)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await services.run()
+    }
+
+    /// Points stderr at `path` (created 0600), preparing the socket directory first since
+    /// `pb` puts the log beside the socket when it starts the daemon.
+    private func redirectStandardError(to path: String, socketPath: String) throws {
+        try SocketDirectory.prepare(SocketLocation.directory(of: socketPath))
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ValidationError("cannot open log file \(path): \(String(cString: strerror(errno)))") }
+        dup2(fd, 2)
+        close(fd)
+    }
+}

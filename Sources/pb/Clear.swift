@@ -1,0 +1,13 @@
+import ArgumentParser
+import Pasteboard
+
+/// `pb clear`: remove every item from a pasteboard.
+struct Clear: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove every item from a pasteboard.")
+
+    @OptionGroup var options: PasteboardOptions
+
+    func run() async throws {
+        try await options.withPasteboard { try await $0.clear() }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import NIOCore
+import Pasteboard
+
+/// `pb paste`: write an item's best representation for the accepted types to stdout or a file.
+struct Paste: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Paste an item's representation to stdout or a file.",
+        discussion: """
+            -t repeats in preference order and takes a type identifier, a MIME type, or the words \
+            'text' (plain text, else any text) and 'image'. The choice is the first requested type \
+            that some representation conforms to and, among those, the item's highest-fidelity \
+            representation. Without -t, the item's first representation.
+            """
+    )
+
+    @OptionGroup var options: PasteboardOptions
+
+    @Option(name: [.customShort("t"), .customLong("type")], parsing: .singleValue,
+            help: ArgumentHelp("An accepted type: UTI, MIME type, 'text' or 'image'. Repeat, most preferred first.", valueName: "type"))
+    var types: [String] = []
+
+    @Option(name: .customLong("item"), help: ArgumentHelp("Which item, from 0.", valueName: "n"))
+    var item: Int = 0
+
+    @Option(name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Write to this file (through a temporary file and a rename) instead of stdout.", valueName: "path"))
+    var output: String?
+
+    func validate() throws {
+        if item < 0 { throw ValidationError("--item must be 0 or more") }
+    }
+
+    func run() async throws {
+        let accepted = try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
+        let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
+        try await options.withPasteboard { pasteboard in
+            try await pasteboard.load(item: item, accepting: accepted) { chunk in
+                if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+            }
+        }
+        try file?.commit()
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Pasteboard
+import PasteboardProtocol
+
+/// The option every subcommand shares: which named pasteboard.
+struct PasteboardOptions: ParsableArguments {
+    @Option(name: [.customShort("p"), .customLong("pasteboard")],
+            help: ArgumentHelp("The named pasteboard to use.", valueName: "name"))
+    var pasteboard: String = PasteboardName.general
+
+    func validate() throws {
+        if let failure = PasteboardName.validationFailure(pasteboard) { throw ValidationError(failure) }
+    }
+
+    /// Connects to the daemon (starting it if needed) and runs `body` with the named pasteboard.
+    @discardableResult
+    func withPasteboard<Result: Sendable>(_ body: (Pasteboard) async throws -> Result) async throws -> Result {
+        try await PasteboardConnection.withConnection(clientName: "pb") { connection in
+            try await body(Pasteboard(name: pasteboard, connection: connection))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import PasteboardProtocol
+import PasteboardTypes
+
+/// How pb turns the type words users type into type identifiers.
+enum TypeArguments {
+    /// The registry: built-in types plus the user's types.d declarations.
+    static func registry() -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        TypeRegistry.loading(userTypesDirectory: TypeRegistry.userTypesDirectory(environment: SocketLocation.currentEnvironment()))
+    }
+
+    /// A type for `pb copy -t`: a declared UTI or any MIME type. Undeclared UTIs are refused
+    /// (most are typos); declare private types in types.d.
+    static func copyType(_ word: String, registry: TypeRegistry) throws(CLIError) -> TypeIdentifier {
+        if let type = registry.resolve(word) { return type }
+        throw .usage("unknown type '\(word)': not a declared type identifier or a MIME type (see 'pb types')")
+    }
+
+    /// The accepted types for `pb paste -t`, in order: the generic word `text` means plain text,
+    /// else any text; `image` means any image; a MIME type or UTI means itself. Undeclared but
+    /// well-formed UTIs pass through (an app's private type).
+    static func pasteTypes(_ words: [String], registry: TypeRegistry) throws(CLIError) -> [TypeIdentifier] {
+        var result: [TypeIdentifier] = []
+        for word in words {
+            let expanded: [TypeIdentifier]
+            switch word {
+            case "text": expanded = [.plainText, .text]
+            case "image": expanded = [.image]
+            default:
+                guard let type = registry.resolve(word) ?? TypeIdentifier.wellFormed(word) else {
+                    throw .usage("unknown type '\(word)': not a type identifier, a MIME type, 'text' or 'image'")
+                }
+                expanded = [type]
+            }
+            for type in expanded where !result.contains(type) { result.append(type) }
+        }
+        return result
+    }
+}
