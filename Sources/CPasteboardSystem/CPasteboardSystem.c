@@ -46,6 +46,9 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
     } else {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     }
+    /* Inherit nothing else: a daemon holding a caller's pipe would keep `pb copy | cat` or a
+       test harness waiting for an EOF that never comes. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
 
     rc = posix_spawn(&pid, path, &actions, &attr, argv, envp);

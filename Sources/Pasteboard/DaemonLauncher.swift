@@ -13,6 +13,13 @@ enum DaemonLauncher {
     /// How long a client waits for a daemon it started to listen.
     static let startTimeout: Duration = .seconds(5)
 
+    /// True when `$PASTEBOARD_NO_AUTOSTART` is set to anything but "" or "0".
+    static var autoStartDisabled: Bool {
+        guard let value = getenv("PASTEBOARD_NO_AUTOSTART") else { return false }
+        let string = String(cString: value)
+        return !string.isEmpty && string != "0"
+    }
+
     /// True when `error` from a connect means no daemon is there (no socket file, or nobody accepting).
     static func isNobodyListening(_ error: any Error) -> Bool {
         if let error = error as? IOError { return [ENOENT, ECONNREFUSED].contains(error.errnoCode) }
@@ -76,28 +83,34 @@ enum DaemonLauncher {
         socketPath: String, connect: () async throws -> Channel
     ) async throws -> Channel {
         let clock = ContinuousClock()
-        let deadline = clock.now + startTimeout
+        var deadline = clock.now + startTimeout
         var lastError: any Error = PasteboardError.daemonUnreachable(socketPath: socketPath, reason: "not started")
+        var exitStatus: Int32?
         while clock.now < deadline {
             do {
                 return try await connect()
             } catch {
                 lastError = error
-                reapStartedDaemon()
+                if exitStatus == nil, let status = reapStartedDaemon() {
+                    // It exited: either another daemon won the race (and is about to listen) or it failed.
+                    exitStatus = status
+                    deadline = min(deadline, clock.now + .seconds(1))
+                }
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
-        throw PasteboardError.daemonUnreachable(
-            socketPath: socketPath,
-            reason: "started pasteboardd but it did not listen within 5 seconds (\(describe(lastError))); see \(socketPath).log"
-        )
+        let reason = exitStatus.map { "started pasteboardd but it exited with status \($0)" }
+            ?? "started pasteboardd but it did not listen within 5 seconds (\(describe(lastError)))"
+        throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: reason + "; see \(socketPath).log")
     }
 
-    /// Collects the started daemon if it already exited (e.g. another one won the race).
-    private static func reapStartedDaemon() {
-        guard let pid = startedPID.withLock({ $0 }) else { return }
+    /// Collects the started daemon if it already exited; returns its exit status then.
+    private static func reapStartedDaemon() -> Int32? {
+        guard let pid = startedPID.withLock({ $0 }) else { return nil }
         var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { startedPID.withLock { $0 = nil } }
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        startedPID.withLock { $0 = nil }
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     private static let startedPID = Mutex<pid_t?>(nil)

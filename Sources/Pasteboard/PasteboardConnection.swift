@@ -26,7 +26,7 @@ public final class PasteboardConnection: Sendable {
     }
 
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing
-    /// listens), performs the handshake as `clientName`, runs `body`, then closes the connection.
+    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), performs the handshake as `clientName`, runs `body`, then closes the connection.
     public static func withConnection<Result: Sendable>(
         socketPath: String = SocketLocation.socketPath(environment: SocketLocation.currentEnvironment()),
         clientName: String,
@@ -37,7 +37,7 @@ public final class PasteboardConnection: Sendable {
         do {
             channel = try await connect(socketPath)
         } catch let first {
-            guard autoStart, DaemonLauncher.isNobodyListening(first) else {
+            guard autoStart, !DaemonLauncher.autoStartDisabled, DaemonLauncher.isNobodyListening(first) else {
                 throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: DaemonLauncher.describe(first))
             }
             try await DaemonLauncher.start(socketPath: socketPath)
@@ -126,7 +126,7 @@ public final class PasteboardConnection: Sendable {
 
     /// The largest data payload this connection may put in one frame.
     var chunkLimit: Int {
-        min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength - ProtocolLimits.headerLength)
+        min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
     }
 }
 

@@ -75,7 +75,7 @@ struct ClientConnection: Sendable {
                 let id = frame.requestID
                 switch frame.kind {
                 case .data:
-                    guard var assembly = writes[id] else { continue }  // data of an ended request is discarded
+                    guard let assembly = writes[id] else { continue }  // data of an ended request is discarded
                     switch Result(catching: { () throws(ProtocolError) in try assembly.receive(frame) }) {
                     case .failure(let error):
                         writes[id] = nil
@@ -91,13 +91,16 @@ struct ClientConnection: Sendable {
                             "pasteboard": "\(assembly.pasteboard)", "items": "\(assembly.items.count)", "changeCount": "\(changeCount)",
                         ])
                         try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
-                    } else {
-                        writes[id] = assembly
                     }
                 case .message:
+                    let inFlight = writes[id] != nil || requests.contains(id)
                     let message: Message
                     switch Result(catching: { () throws(ProtocolError) in try frame.decodeMessage() }) {
                     case .success(let decoded): message = decoded
+                    case .failure(let error) where inFlight:
+                        // The request in flight still owes its own terminal answer: a second one on
+                        // the same id would be ambiguous, so the connection ends instead.
+                        throw ProtocolError(error.code, "request \(id) in flight: \(error.message)")
                     case .failure(let error):
                         try await writer.send(.error(error), on: id)
                         continue
@@ -120,8 +123,11 @@ struct ClientConnection: Sendable {
                     default:
                         break
                     }
-                    if writes[id] != nil || requests.contains(id) {
-                        try await writer.send(.error(ProtocolError(.duplicateRequest, "request id \(id) is already in flight")), on: id)
+                    if inFlight {
+                        throw ProtocolError(.duplicateRequest, "'\(message.op)' on request id \(id), which is already in flight")
+                    }
+                    if id >= ProtocolLimits.daemonRequestIDBase {
+                        try await writer.send(.error(ProtocolError(.invalidArgument, "request ids from 0x80000000 up are the daemon's")), on: id)
                         continue
                     }
                     try await start(message, id: id, writes: &writes, requests: requests, writer: writer, logger: logger)
@@ -169,10 +175,10 @@ struct ClientConnection: Sendable {
             try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
         case .read(let request):
             let window = SendWindow(initialCredit: configuration.window)
-            _ = requests.reserve(id, window: window)
+            _ = requests.reserve(id, window: window, stop: { window.fail(ProtocolError(.cancelled, "read cancelled")) })
             let transfer = ReadTransfer(
                 request: request, id: id, window: window, store: store, writer: writer,
-                chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength - ProtocolLimits.headerLength)
+                chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength
             )
             requests.attach(Task { await transfer.run(); requests.remove(id) }, to: id)
         case .watch(let request):
@@ -180,15 +186,15 @@ struct ClientConnection: Sendable {
                 try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
                 return
             }
-            _ = requests.reserve(id, window: nil)
-            let (current, changes) = await store.watch(request.pasteboard)
+            let (current, changes, stop) = await store.watch(request.pasteboard)
+            _ = requests.reserve(id, window: nil, stop: stop)
             requests.attach(Task {
                 defer { requests.remove(id) }
                 do { try await writer.send(.changed(current), on: id) } catch { return }
                 for await change in changes {
                     do { try await writer.send(.changed(change), on: id) } catch { return }
                 }
-                try? await writer.send(.error(ProtocolError(.cancelled, "watch ended")), on: id)
+                try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
             }, to: id)
         case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel:
             try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)

@@ -64,7 +64,10 @@ public final class PasteboardServer: Service, Sendable {
             logger.info("stopped", metadata: ["socket": "\(path)"])
         }
 
-        try await cancelWhenGracefulShutdown {
+        // Graceful shutdown closes the listening socket: the accept loop then ends after handing
+        // over every connection already accepted (each must be served or closed through
+        // executeThenClose), and the open connections are cancelled.
+        try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 try await serverChannel.executeThenClose { connections in
                     var nextID = 0
@@ -74,7 +77,10 @@ public final class PasteboardServer: Service, Sendable {
                         group.addTask { await self.serve(connection, id: id) }
                     }
                 }
+                group.cancelAll()
             }
+        } onGracefulShutdown: {
+            serverChannel.channel.close(promise: nil)
         }
         await store.finishAllWatchers()
     }
@@ -87,12 +93,16 @@ public final class PasteboardServer: Service, Sendable {
             logger[metadataKey: "peer.pid"] = "\(peer.pid)"
             guard peer.uid == getuid() else {
                 logger.warning("refused connection from another user", metadata: ["peer.uid": "\(peer.uid)"])
-                try? await connection.channel.close()
+                try? await connection.executeThenClose { _, outbound in
+                    try await outbound.write(.message(
+                        .error(ProtocolError(.permissionDenied, "pasteboardd serves uid \(getuid()) only")), requestID: 0
+                    ))
+                }
                 return
             }
         } catch {
             logger.warning("cannot read peer credentials; closing", metadata: ["error": "\(error)"])
-            try? await connection.channel.close()
+            try? await connection.executeThenClose { _, _ in }
             return
         }
         await ClientConnection(

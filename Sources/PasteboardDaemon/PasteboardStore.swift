@@ -35,8 +35,8 @@ public actor PasteboardStore {
     }
 
     /// The current summary of `name`, then a stream of summaries, one per later change, until
-    /// the stream is dropped or finished. Taken atomically: no change is missed or seen twice.
-    public func watch(_ name: String) -> (current: ItemsReply, changes: AsyncStream<ItemsReply>) {
+    /// the stream is dropped or `stop` is called. Taken atomically: no change is missed or seen twice.
+    public func watch(_ name: String) -> (current: ItemsReply, changes: AsyncStream<ItemsReply>, stop: @Sendable () -> Void) {
         let id = nextWatcherID
         nextWatcherID += 1
         let (stream, continuation) = AsyncStream.makeStream(of: ItemsReply.self, bufferingPolicy: .bufferingNewest(1024))
@@ -44,7 +44,7 @@ public actor PasteboardStore {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeWatcher(id, of: name) }
         }
-        return (summary(of: name), stream)
+        return (summary(of: name), stream, { continuation.finish() })
     }
 
     /// Finishes every watch stream (for shutdown).

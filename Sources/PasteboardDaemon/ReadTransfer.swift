@@ -29,6 +29,14 @@ struct ReadTransfer: Sendable {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
+        let registry = store.registry
+        var accepted: [TypeIdentifier] = []
+        for string in request.accept {
+            guard let type = registry.resolve(string) ?? TypeIdentifier.wellFormed(string) else {
+                throw ProtocolError(.unknownType, "'\(string)' is not a type identifier or MIME type")
+            }
+            accepted.append(type)
+        }
         let pasteboard = await store.pasteboard(named: request.pasteboard)
         guard request.item >= 0, request.item < pasteboard.items.count else {
             throw ProtocolError(
@@ -39,14 +47,6 @@ struct ReadTransfer: Sendable {
             )
         }
         let item = pasteboard.items[request.item]
-        let registry = store.registry
-        var accepted: [TypeIdentifier] = []
-        for string in request.accept {
-            guard let type = registry.resolve(string) ?? TypeIdentifier.wellFormed(string) else {
-                throw ProtocolError(.unknownType, "'\(string)' is not a type identifier or MIME type")
-            }
-            accepted.append(type)
-        }
         let types = item.representations.map(\.type)
         guard let index = registry.chooseRepresentation(among: types, accepting: accepted) else {
             throw ProtocolError(

@@ -1,12 +1,17 @@
 import PasteboardProtocol
 import Synchronization
 
-/// The requests of one connection that run as tasks (reads, watches): how to cancel each and
+/// The requests of one connection that run as tasks (reads, watches): how to stop each and
 /// where its flow-control credit goes.
+///
+/// A client's `cancel` does not cancel the task (a cancelled task may no longer write, and the
+/// request still owes its terminal `error cancelled`); it calls the request's stop handler,
+/// which makes the task end on its own and answer.
 final class RequestTable: Sendable {
     private struct Entry {
         var task: Task<Void, Never>?
         var window: SendWindow?
+        var stop: @Sendable () -> Void
     }
 
     private let entries = Mutex<[UInt32: Entry]>([:])
@@ -16,23 +21,18 @@ final class RequestTable: Sendable {
         entries.withLock { $0[id] != nil }
     }
 
-    /// Reserves `id` with its send window before its task starts; false if already in use.
-    func reserve(_ id: UInt32, window: SendWindow?) -> Bool {
+    /// Reserves `id` with its send window and stop handler before its task starts; false if in use.
+    func reserve(_ id: UInt32, window: SendWindow?, stop: @escaping @Sendable () -> Void) -> Bool {
         entries.withLock { entries in
             guard entries[id] == nil else { return false }
-            entries[id] = Entry(task: nil, window: window)
+            entries[id] = Entry(task: nil, window: window, stop: stop)
             return true
         }
     }
 
-    /// Attaches the task serving `id`; cancels it at once if the request was removed meanwhile.
+    /// Attaches the task serving `id`.
     func attach(_ task: Task<Void, Never>, to id: UInt32) {
-        let stillThere = entries.withLock { entries -> Bool in
-            guard entries[id] != nil else { return false }
-            entries[id]?.task = task
-            return true
-        }
-        if !stillThere { task.cancel() }
+        entries.withLock { $0[id]?.task = task }
     }
 
     /// Adds credit to `id`'s send window (ignored when the request already ended).
@@ -40,12 +40,11 @@ final class RequestTable: Sendable {
         entries.withLock { $0[id]?.window }?.grant(bytes)
     }
 
-    /// Cancels `id`'s task; false when no such request is in flight.
+    /// Asks `id`'s task to stop and answer `cancelled`; false when no such request is in flight.
     @discardableResult
     func cancel(_ id: UInt32) -> Bool {
         guard let entry = entries.withLock({ $0[id] }) else { return false }
-        entry.task?.cancel()
-        entry.window?.fail(CancellationError())
+        entry.stop()
         return true
     }
 
@@ -54,12 +53,12 @@ final class RequestTable: Sendable {
         _ = entries.withLock { $0.removeValue(forKey: id) }
     }
 
-    /// Cancels every request and waits for their tasks to end.
+    /// The connection is gone: stops and cancels every request and waits for their tasks.
     func cancelAllAndWait() async {
         let all = entries.withLock { entries in Array(entries.values) }
         for entry in all {
+            entry.stop()
             entry.task?.cancel()
-            entry.window?.fail(CancellationError())
         }
         for entry in all { await entry.task?.value }
     }

@@ -3,7 +3,8 @@ import PasteboardProtocol
 import PasteboardTypes
 
 /// Collects the data frames of one `write` request into items, checking limits as bytes arrive.
-struct WriteAssembly {
+/// A class: it lives in the connection's table while bytes arrive and is updated in place.
+final class WriteAssembly {
     let pasteboard: String
     private let declared: [ItemInfo]
     private let types: [[TypeIdentifier]]
@@ -37,12 +38,31 @@ struct WriteAssembly {
                 if itemTypes.contains(type) {
                     throw ProtocolError(.invalidArgument, "item \(itemIndex) lists \(type) twice")
                 }
-                if let size = representation.size, size < 0 || size > configuration.maxRepresentationSize {
+                if let size = representation.size, size < 0 {
+                    throw ProtocolError(.invalidArgument, "\(type) declares a negative size")
+                }
+                if let size = representation.size, size > configuration.maxRepresentationSize {
                     throw ProtocolError(.tooLarge, "\(type) of \(size) bytes exceeds the daemon's limit of \(configuration.maxRepresentationSize) bytes")
                 }
                 itemTypes.append(type)
             }
             types.append(itemTypes)
+        }
+        // Every `items` and `changed` answer describing these items must fit in one frame.
+        let summary = ItemsReply(pasteboard: request.pasteboard, changeCount: Int.max, items: zip(request.items, types).map { item, types in
+            ItemInfo(
+                representations: types.map {
+                    RepresentationInfo(type: $0.rawValue, size: Int.max, mimeType: registry.preferredMIMEType(for: $0))
+                },
+                suggestedName: item.suggestedName
+            )
+        })
+        let summaryLength = MessageCodec.encode(.items(summary)).readableBytes + ProtocolLimits.headerLength
+        if summaryLength > configuration.maxFrameLength {
+            throw ProtocolError(
+                .tooLarge,
+                "describing these items takes \(summaryLength) bytes, more than the \(configuration.maxFrameLength)-byte frame limit"
+            )
         }
         self.pasteboard = request.pasteboard
         self.declared = request.items
@@ -58,10 +78,7 @@ struct WriteAssembly {
     var items: [StoredItem] { finishedItems }
 
     /// Takes one data frame; returns credit to grant. Throws the error that fails the request.
-    mutating func receive(_ frame: Frame) throws(ProtocolError) -> Int? {
-        guard !isComplete else {
-            throw ProtocolError(.unexpectedMessage, "data after the last representation of the write")
-        }
+    func receive(_ frame: Frame) throws(ProtocolError) -> Int? {
         let bytes = frame.payload.readableBytes
         try window.receive(bytes)
         receivedInRepresentation += bytes
@@ -74,7 +91,7 @@ struct WriteAssembly {
         return window.consume(bytes)
     }
 
-    private mutating func finishRepresentation(_ type: TypeIdentifier) throws(ProtocolError) {
+    private func finishRepresentation(_ type: TypeIdentifier) throws(ProtocolError) {
         let declaredSize = declared[itemIndex].representations[representationIndex].size
         if let declaredSize, declaredSize != receivedInRepresentation {
             throw ProtocolError(.invalidArgument, "\(type) declared \(declaredSize) bytes but \(receivedInRepresentation) arrived")

@@ -11,11 +11,11 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case frameTooLarge = "frame-too-large"
     /// A control message is not a JSON object of the expected shape.
     case malformedMessage = "malformed-message"
-    /// A control message's `type` is not one this peer knows.
+    /// A control message's `op` is not one this peer knows.
     case unknownMessage = "unknown-message"
-    /// A known message arrived where it makes no sense (e.g. data for a request that takes none).
+    /// A known message arrived where it makes no sense (e.g. `welcome` sent by a client, or a request on id 0).
     case unexpectedMessage = "unexpected-message"
-    /// A request id is already in use by another request in flight.
+    /// A request was sent on an id already in flight. Fatal.
     case duplicateRequest = "duplicate-request"
     /// A sender exceeded the flow-control window it was granted.
     case flowControl = "flow-control"

@@ -75,7 +75,7 @@ public struct Welcome: Sendable, Equatable, Codable {
     public var daemon: String
     /// The daemon's process id.
     public var pid: Int32
-    /// The largest length field the daemon accepts, and the largest it will send.
+    /// The largest length field the daemon accepts; clients accept frames up to this length too.
     public var maxFrameLength: Int
     /// The initial flow-control window for every data stream, in both directions.
     public var window: Int

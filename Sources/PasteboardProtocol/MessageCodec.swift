@@ -5,7 +5,7 @@ import Foundation
 #endif
 import NIOCore
 
-/// JSON encoding of control messages: one object, `type` plus the payload's fields.
+/// JSON encoding of control messages: one object, `op` plus the payload's fields.
 /// Unknown members are ignored (so later versions may add optional fields).
 public enum MessageCodec {
     /// Encodes `message` as the UTF-8 JSON payload of a message frame.

@@ -21,7 +21,9 @@ public final class SendWindow: Sendable {
     /// Adds credit granted by the receiver and wakes the sender.
     public func grant(_ bytes: Int) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-            state.credit += max(0, bytes)
+            // Saturating: a hostile peer's huge grants must not overflow.
+            let (sum, overflow) = state.credit.addingReportingOverflow(max(0, bytes))
+            state.credit = overflow ? Int.max : sum
             defer { state.waiter = nil }
             return state.waiter
         }

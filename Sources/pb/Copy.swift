@@ -72,7 +72,7 @@ struct Copy: AsyncParsableCommand {
         var result: [WriteItem.Representation] = []
         var suggestedName: String?
         for spec in representations {
-            guard let equals = spec.firstIndex(of: "="), equals != spec.startIndex else {
+            guard let equals = Self.typeSeparator(in: spec) else {
                 throw .usage("--rep '\(spec)' is not TYPE=@FILE, TYPE=- or TYPE=TEXT")
             }
             let type = try TypeArguments.copyType(String(spec[..<equals]), registry: registry)
@@ -91,6 +91,20 @@ struct Copy: AsyncParsableCommand {
             result.append(.init(type: type, chunks: chunks))
         }
         return WriteItem(representations: result, suggestedName: suggestedName)
+    }
+
+    /// The '=' that ends TYPE in TYPE=SOURCE: the first one not inside a MIME parameter, so
+    /// `text/plain;charset=utf-8=hello` splits after `utf-8`.
+    static func typeSeparator(in spec: String) -> String.Index? {
+        var index = spec.startIndex
+        while let equals = spec[index...].firstIndex(of: "=") {
+            let type = spec[..<equals]
+            if !type.isEmpty, type.split(separator: ";", omittingEmptySubsequences: false).dropFirst().allSatisfy({ $0.contains("=") }) {
+                return equals
+            }
+            index = spec.index(after: equals)
+        }
+        return nil
     }
 
     private func sniff(_ chunks: [ByteBuffer], filename: String?, _ registry: TypeRegistry) -> TypeIdentifier {

@@ -20,7 +20,7 @@ int pasteboard_peer_credentials(int fd, pasteboard_ucred *out);
 
 /// Starts `path` with `argv` and `envp` in a new session (setsid), detached from the caller's
 /// terminal: stdin from /dev/null, stdout to /dev/null, stderr to `stderr_fd` (or /dev/null
-/// when negative). Returns the child's pid, or -1 with errno set.
+/// when negative), and no other descriptor. Returns the child's pid, or -1 with errno set.
 pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd);
 
 #endif

@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+
+final class CopyPasteTests: IntegrationTestCase {
+    func testTenMebibytesOfRandomBinaryRoundTripExactly() throws {
+        var bytes = [UInt8](repeating: 0, count: 10 << 20)
+        var generator = SystemRandomNumberGenerator()
+        for index in stride(from: 0, to: bytes.count, by: 8) {
+            withUnsafeBytes(of: generator.next() as UInt64) { random in
+                for offset in 0..<8 { bytes[index + offset] = random[offset] }
+            }
+        }
+        let data = Data(bytes)
+        try pbOK("copy", stdin: data)
+        let pasted = try pbOK("paste")
+        XCTAssertEqual(pasted.stdout.count, data.count)
+        XCTAssertTrue(pasted.stdout == data, "pasted bytes differ from copied bytes")
+        let item = try XCTUnwrap((listing()["items"] as? [[String: Any]])?.first)
+        let representation = try XCTUnwrap((item["representations"] as? [[String: Any]])?.first)
+        XCTAssertEqual(representation["type"] as? String, "public.data")
+        XCTAssertEqual(representation["size"] as? Int, 10 << 20)
+    }
+
+    func testSeveralRepresentationsAreNegotiatedByConformanceAndPreference() throws {
+        try pbOK("copy", "--rep", "public.html=<b>hi</b>", "--rep", "public.utf8-plain-text=hi")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "<b>hi</b>", "without -t the first representation")
+        XCTAssertEqual(try pbOK("paste", "-t", "text").stdoutText, "hi", "'text' prefers plain text")
+        XCTAssertEqual(try pbOK("paste", "-t", "text/html").stdoutText, "<b>hi</b>", "MIME types map in")
+        XCTAssertEqual(try pbOK("paste", "-t", "public.text").stdoutText, "<b>hi</b>", "highest fidelity among conforming")
+        XCTAssertEqual(try pbOK("paste", "-t", "public.data").stdoutText, "<b>hi</b>")
+        XCTAssertEqual(try pbOK("paste", "-t", "public.png", "-t", "public.plain-text").stdoutText, "hi", "preference order")
+        let refused = try pb("paste", "-t", "image")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("no representation conforming to public.image"), refused.stderr)
+        XCTAssertTrue(refused.stdout.isEmpty)
+    }
+
+    func testRepresentationsFromFilesStdinAndTextKeepTheirOrder() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        try Data(png).write(to: URL(fileURLWithPath: sandbox.path("pic.png")))
+        try pbOK("copy", "--rep", "public.png=@\(sandbox.path("pic.png"))", "--rep", "text/plain=-", "--rep", "text/x-custom=x", stdin: Data("caption".utf8))
+        let items = try XCTUnwrap(listing()["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 1)
+        guard items.count == 1 else { return }
+        XCTAssertEqual(items[0]["suggestedName"] as? String, "pic.png")
+        let types = (items[0]["representations"] as? [[String: Any]])?.compactMap { $0["type"] as? String }
+        XCTAssertEqual(types, ["public.png", "public.plain-text", "dyn.mime.text/x-custom"])
+        XCTAssertEqual(try pbOK("paste", "-t", "image").stdout, Data(png))
+        XCTAssertEqual(try pbOK("paste", "-t", "text").stdoutText, "caption")
+    }
+
+    func testEachFileIsOneItemWithASniffedType() throws {
+        try Data([0x25, 0x50, 0x44, 0x46, 0x2D, 0x31]).write(to: URL(fileURLWithPath: sandbox.path("doc.txt")))
+        try Data("{\"a\":1}".utf8).write(to: URL(fileURLWithPath: sandbox.path("data.json")))
+        try Data("plain words".utf8).write(to: URL(fileURLWithPath: sandbox.path("notes")))
+        try pbOK("copy", sandbox.path("doc.txt"), sandbox.path("data.json"), sandbox.path("notes"))
+        let items = try XCTUnwrap(listing()["items"] as? [[String: Any]])
+        let types = items.map { (($0["representations"] as? [[String: Any]])?.first?["type"] as? String) ?? "?" }
+        XCTAssertEqual(types, ["public.pdf", "public.json", "public.utf8-plain-text"], "magic beats extension, then extension, then UTF-8")
+        XCTAssertEqual(try pbOK("paste", "--item", "2").stdoutText, "plain words")
+        XCTAssertEqual(try pbOK("copy", "-t", "text/html", sandbox.path("notes")).status, 0)
+        XCTAssertEqual(try pbOK("paste", "-t", "public.html").stdoutText, "plain words", "an explicit -t wins over sniffing")
+    }
+
+    func testOutputFileIsWrittenWholeOrNotAtAll() throws {
+        try pbOK("copy", stdin: Data("content".utf8))
+        let target = sandbox.path("out.txt")
+        try pbOK("paste", "-o", target)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "content")
+
+        let failing = try pb("paste", "-t", "public.png", "-o", sandbox.path("never.png"))
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("never.png")))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.path).filter { $0.contains(".pb-") }
+        XCTAssertEqual(leftovers, [], "no temporary file is left behind")
+
+        try Data("old".utf8).write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(try pb("paste", "--item", "5", "-o", target).status, 1)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old", "a failed paste leaves the old file alone")
+    }
+
+    func testNamedPasteboardsAreIsolated() throws {
+        try pbOK("copy", "-p", "alpha", stdin: Data("A".utf8))
+        try pbOK("copy", "-p", "beta", stdin: Data("B".utf8))
+        XCTAssertEqual(try pbOK("paste", "-p", "alpha").stdoutText, "A")
+        XCTAssertEqual(try pbOK("paste", "-p", "beta").stdoutText, "B")
+        let general = try pb("paste")
+        XCTAssertEqual(general.status, 1)
+        XCTAssertTrue(general.stderr.contains("empty"), general.stderr)
+        try pbOK("clear", "-p", "alpha")
+        XCTAssertEqual(try pbOK("paste", "-p", "beta").stdoutText, "B")
+        XCTAssertEqual(try changeCount("alpha"), 2)
+        XCTAssertEqual(try changeCount("beta"), 1)
+    }
+
+    func testChangeCountGrowsOnEveryWriteAndClear() throws {
+        XCTAssertEqual(try changeCount(), 0)
+        try pbOK("copy", stdin: Data("1".utf8))
+        XCTAssertEqual(try changeCount(), 1)
+        try pbOK("copy", stdin: Data("1".utf8))
+        XCTAssertEqual(try changeCount(), 2, "the same content written again is still a change")
+        try pbOK("clear")
+        XCTAssertEqual(try changeCount(), 3)
+        XCTAssertEqual((try listing()["items"] as? [Any])?.count, 0)
+    }
+
+    func testListShowsTypesMimeTypesAndSizes() throws {
+        try pbOK("copy", "--rep", "public.html=<i>x</i>", "--rep", "text/plain;charset=utf-8=x")
+        let text = try pbOK("list").stdoutText
+        XCTAssertTrue(text.hasPrefix("changeCount: 1\n"), text)
+        XCTAssertTrue(text.contains("public.html  text/html  8 bytes"), text)
+        XCTAssertTrue(text.contains("public.utf8-plain-text  text/plain;charset=utf-8  1 bytes"), text)
+    }
+
+    func testRepTypesMayCarryMIMEParameters() throws {
+        try pbOK("copy", "--rep", "text/plain;charset=utf-8=a=b", "--rep", "text/html=<p>=</p>")
+        let types = try XCTUnwrap((listing()["items"] as? [[String: Any]])?.first?["representations"] as? [[String: Any]]).compactMap { $0["type"] as? String }
+        XCTAssertEqual(types, ["public.utf8-plain-text", "public.html"])
+        XCTAssertEqual(try pbOK("paste").stdoutText, "a=b")
+        XCTAssertEqual(try pbOK("paste", "-t", "public.html").stdoutText, "<p>=</p>")
+    }
+
+    func testEmptyInputIsAnEmptyItem() throws {
+        try pbOK("copy", stdin: Data())
+        let pasted = try pbOK("paste")
+        XCTAssertEqual(pasted.stdout.count, 0)
+        XCTAssertEqual(try changeCount(), 1)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import XCTest
+
+final class DaemonTests: IntegrationTestCase {
+    func testSocketIsPrivateToTheUser() throws {
+        var info = stat()
+        XCTAssertEqual(stat(sandbox.socketDirectory, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700, "socket directory mode")
+        XCTAssertEqual(stat(sandbox.socketPath, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFSOCK)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "socket mode")
+    }
+
+    func testASecondDaemonRefusesAndLeavesTheFirstAlone() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let second = try runTool("pasteboardd", [], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(second.status, 1)
+        XCTAssertTrue(second.stderr.contains("already serving"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("pid \(daemon.process.processIdentifier)"), second.stderr)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept", "the first daemon still serves its socket")
+    }
+
+    func testGracefulShutdownRemovesTheSocket() throws {
+        XCTAssertEqual(daemon.stop(), 0, daemon.log)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.socketPath))
+        XCTAssertTrue(daemon.log.contains("stopped"), daemon.log)
+    }
+
+    func testUnreachableDaemonExitsThree() throws {
+        daemon.stop()
+        let result = try pb("paste")
+        XCTAssertEqual(result.status, 3)
+        XCTAssertTrue(result.stderr.contains("cannot reach pasteboardd"), result.stderr)
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        XCTAssertEqual(try pb("paste", "--item", "-1").status, 2)
+        XCTAssertEqual(try pb("frobnicate").status, 2)
+        let unknownType = try pb("copy", "-t", "public.pgn", stdin: Data("x".utf8))
+        XCTAssertEqual(unknownType.status, 2)
+        XCTAssertTrue(unknownType.stderr.contains("unknown type 'public.pgn'"), unknownType.stderr)
+        XCTAssertEqual(try pb("copy", "-p", "bad name!", stdin: Data("x".utf8)).status, 2)
+        XCTAssertEqual(try pb("copy", "--rep", "novalue").status, 2)
+        XCTAssertEqual(try changeCount(), 0, "nothing reached the daemon")
+    }
+
+    func testMissingInputFileFailsWithoutTouchingThePasteboard() throws {
+        try pbOK("copy", stdin: Data("before".utf8))
+        let result = try pb("copy", sandbox.path("no-such-file"))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("cannot open"), result.stderr)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "before")
+    }
+
+    func testOversizeRepresentationIsRefusedAndThePreviousContentKept() throws {
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--max-representation-size", "1000"])
+        try pbOK("copy", stdin: Data("small".utf8))
+        let result = try pb("copy", stdin: Data(repeating: 7, count: 5000))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("limit of 1000 bytes"), result.stderr)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "small")
+    }
+
+    func testWatchReportsEveryChange() throws {
+        let process = Process()
+        process.executableURL = Binaries.url("pb")
+        process.arguments = ["watch"]
+        process.environment = sandbox.environment()
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let lines = LineReader(output.fileHandleForReading)
+
+        XCTAssertEqual(lines.next(), "0 (empty)", "the first line is the current content")
+        try pbOK("copy", "--rep", "public.html=<p>", "--rep", "public.utf8-plain-text=p")
+        XCTAssertEqual(lines.next(), "1 public.html,public.utf8-plain-text")
+        try pbOK("copy", "-p", "other", stdin: Data("ignored".utf8))
+        try pbOK("clear")
+        XCTAssertEqual(lines.next(), "2 (empty)", "changes of other pasteboards are not reported")
+    }
+
+    func testWatchJSONLinesCarryTheChangeCountAndTypes() throws {
+        let process = Process()
+        process.executableURL = Binaries.url("pb")
+        process.arguments = ["watch", "--json", "-p", "clips"]
+        process.environment = sandbox.environment()
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let lines = LineReader(output.fileHandleForReading)
+        _ = lines.next()
+        try pbOK("copy", "-p", "clips", stdin: Data("x".utf8))
+        let line = try XCTUnwrap(lines.next())
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        XCTAssertEqual(object["changeCount"] as? Int, 1)
+        XCTAssertEqual(object["pasteboard"] as? String, "clips")
+    }
+}
+
+/// Reads lines from a pipe, waiting up to 10 seconds for each.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer = Data()
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func next() -> String? {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer = Data(buffer[(newline + 1)...])
+                return line
+            }
+            var poller = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0 {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+        return nil
+    }
+}

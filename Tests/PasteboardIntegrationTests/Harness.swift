@@ -1,0 +1,115 @@
+import Foundation
+import XCTest
+
+/// The result of running one of the project's executables.
+struct ProcessResult {
+    let status: Int32
+    let stdout: Data
+    let stderr: String
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// A scratch directory per test, with the socket, config and files of that test.
+final class Sandbox {
+    let root: URL
+    var socketPath: String { root.appendingPathComponent("run/pasteboardd.sock").path }
+    var socketDirectory: String { root.appendingPathComponent("run").path }
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("pbtest-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("config"), withIntermediateDirectories: true)
+    }
+
+    /// The environment every tool runs with: this sandbox's socket and config, no auto-start
+    /// unless a test asks for it.
+    func environment(autoStart: Bool = false) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PASTEBOARD_SOCKET"] = socketPath
+        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        environment.removeValue(forKey: "PASTEBOARD_NO_AUTOSTART")
+        if !autoStart { environment["PASTEBOARD_NO_AUTOSTART"] = "1" }
+        return environment
+    }
+
+    func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// Where `swift build` put pb and pasteboardd: beside the test bundle's executable.
+enum Binaries {
+    static let directory: URL = {
+        let own = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        return own.deletingLastPathComponent()
+    }()
+
+    static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+}
+
+/// Runs `tool` (one of ours by name, or an absolute path) to completion with `stdin` bytes, returning its status and output.
+func runTool(_ tool: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String], in sandbox: Sandbox) throws -> ProcessResult {
+    let id = UUID().uuidString.prefix(8)
+    let inPath = sandbox.path("stdin-\(id)"), outPath = sandbox.path("stdout-\(id)"), errPath = sandbox.path("stderr-\(id)")
+    try stdin.write(to: URL(fileURLWithPath: inPath))
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    defer { for path in [inPath, outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
+    let process = Process()
+    process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Binaries.url(tool)
+    process.arguments = arguments
+    process.environment = environment
+    process.standardInput = FileHandle(forReadingAtPath: inPath)
+    process.standardOutput = FileHandle(forWritingAtPath: outPath)
+    process.standardError = FileHandle(forWritingAtPath: errPath)
+    try process.run()
+    process.waitUntilExit()
+    return ProcessResult(
+        status: process.terminationStatus,
+        stdout: try Data(contentsOf: URL(fileURLWithPath: outPath)),
+        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+    )
+}
+
+/// A `pasteboardd` started by a test on the sandbox's socket.
+final class DaemonProcess {
+    let process = Process()
+    let logPath: String
+
+    init(sandbox: Sandbox, arguments: [String] = []) throws {
+        logPath = sandbox.path("daemon-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = Binaries.url("pasteboardd")
+        process.arguments = arguments
+        process.environment = sandbox.environment()
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        try process.run()
+    }
+
+    /// Starts a daemon and waits until it accepts connections.
+    static func started(in sandbox: Sandbox, arguments: [String] = []) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(sandbox: sandbox, arguments: arguments)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let client = try? RawClient(socketPath: sandbox.socketPath) {
+                client.close()
+                return daemon
+            }
+            if !daemon.process.isRunning { break }
+            usleep(10_000)
+        }
+        throw XCTSkip("pasteboardd did not start: \(daemon.log)")
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// SIGTERM, then wait; returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+}

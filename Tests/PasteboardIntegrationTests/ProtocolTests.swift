@@ -1,0 +1,232 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// The daemon driven by hand-made frames: what a client in another language would see.
+final class ProtocolTests: IntegrationTestCase {
+    func testHandshakeAnnouncesVersionLimitsAndWindow() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        let welcome = try client.hello()
+        XCTAssertEqual(welcome.kind, 1)
+        XCTAssertEqual(welcome.requestID, 0)
+        XCTAssertEqual(welcome.op, "welcome")
+        XCTAssertEqual(welcome.json?["version"] as? Int, 1)
+        XCTAssertEqual(welcome.json?["pid"] as? Int, Int(daemon.process.processIdentifier))
+        XCTAssertEqual(welcome.json?["maxFrameLength"] as? Int, 1 << 20)
+        XCTAssertEqual(welcome.json?["window"] as? Int, 4 << 20)
+    }
+
+    func testVersionMismatchIsAClearErrorThenClose() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        let reply = try client.hello(version: 99)
+        XCTAssertEqual(reply.op, "error")
+        XCTAssertEqual(reply.json?["code"] as? String, "version-mismatch")
+        XCTAssertTrue((reply.json?["message"] as? String)?.contains("99") == true)
+        XCTAssertEqual(try client.drainUntilClosed(), [])
+    }
+
+    func testRequestsBeforeHelloAreRefused() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        try client.sendMessage(["op": "list", "pasteboard": "general"], requestID: 1)
+        let reply = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(reply.json?["code"] as? String, "handshake-required")
+        XCTAssertEqual(try client.drainUntilClosed(), [])
+    }
+
+    func testHugeLengthPrefixClosesOnlyThatConnection() throws {
+        let bystander = try RawClient(socketPath: sandbox.socketPath)
+        _ = try bystander.hello()
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendRaw([0xFF, 0xFF, 0xFF, 0xF0, 1, 0, 0, 0, 0, 1])
+        let reply = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(reply.requestID, 0)
+        XCTAssertEqual(reply.json?["code"] as? String, "frame-too-large")
+        XCTAssertEqual(try client.drainUntilClosed(), [])
+
+        try bystander.sendMessage(["op": "list", "pasteboard": "general"], requestID: 5)
+        XCTAssertEqual(try bystander.receive()?.op, "items", "other clients notice nothing")
+    }
+
+    func testGarbageBytesCloseTheConnectionWithMalformedFrame() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendRaw([0, 0, 0, 8, 7, 0, 0, 0, 0, 1, 0xDE, 0xAD])
+        let reply = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(reply.json?["code"] as? String, "malformed-frame")
+        XCTAssertEqual(try client.drainUntilClosed(), [])
+        XCTAssertEqual(try pb("list").status, 0, "the daemon keeps serving")
+    }
+
+    func testBadMessagesFailOnlyTheirRequest() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.send(kind: 1, requestID: 3, payload: Array("{not json".utf8))
+        XCTAssertEqual(try client.receive()?.json?["code"] as? String, "malformed-message")
+        try client.sendMessage(["op": "teleport"], requestID: 4)
+        XCTAssertEqual(try client.receive()?.json?["code"] as? String, "unknown-message")
+        try client.sendMessage(["op": "welcome", "version": 1, "daemon": "x", "pid": 1, "maxFrameLength": 1, "window": 1], requestID: 5)
+        XCTAssertEqual(try client.receive()?.json?["code"] as? String, "unexpected-message")
+        try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": ["not a type"]], requestID: 6)
+        XCTAssertEqual(try client.receive()?.json?["code"] as? String, "unknown-type")
+        try client.sendMessage(["op": "list", "pasteboard": "../etc"], requestID: 7)
+        XCTAssertEqual(try client.receive()?.json?["code"] as? String, "invalid-argument")
+        try client.sendMessage(["op": "list", "pasteboard": "general"], requestID: 8)
+        let items = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(items.requestID, 8)
+        XCTAssertEqual(items.op, "items", "the connection still works")
+    }
+
+    func testWriteThenReadFrameByFrame() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage([
+            "op": "write", "pasteboard": "general",
+            "items": [["representations": [["type": "public.html", "size": 8], ["type": "text/plain"]]]],
+        ], requestID: 1)
+        try client.send(kind: 2, requestID: 1, payload: Array("<b>".utf8))
+        try client.send(kind: 2, flags: 1, requestID: 1, payload: Array("x</b>".utf8))
+        try client.send(kind: 2, flags: 1, requestID: 1, payload: Array("x".utf8))
+        let ok = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(ok.op, "ok", "\(ok.json ?? [:])")
+        XCTAssertEqual(ok.json?["changeCount"] as? Int, 1)
+        XCTAssertEqual(try pbOK("paste", "-t", "text").stdoutText, "x")
+
+        try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": ["public.text"]], requestID: 2)
+        let header = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(header.op, "representation")
+        XCTAssertEqual(header.json?["type"] as? String, "public.html")
+        XCTAssertEqual(header.json?["index"] as? Int, 0)
+        var body: [UInt8] = []
+        while let frame = try client.receive() {
+            XCTAssertEqual(frame.kind, 2)
+            body += frame.payload
+            if frame.flags & 1 != 0 { break }
+        }
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "<b>x</b>")
+    }
+
+    func testDeclaredSizeMismatchFailsTheWriteAndKeepsTheOldContent() throws {
+        try pbOK("copy", stdin: Data("old".utf8))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage(["op": "write", "pasteboard": "general", "items": [["representations": [["type": "public.data", "size": 10]]]]], requestID: 1)
+        try client.send(kind: 2, flags: 1, requestID: 1, payload: [1, 2, 3])
+        XCTAssertEqual(try client.receive()?.json?["code"] as? String, "invalid-argument")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "old")
+    }
+
+    func testDaemonSendsNoMoreThanTheWindowUntilCreditArrives() throws {
+        let size = 6 << 20
+        try pbOK("copy", stdin: Data(repeating: 0x41, count: size))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        let window = try XCTUnwrap(try client.hello().json?["window"] as? Int)
+        try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": []], requestID: 9)
+        XCTAssertEqual(try client.receive()?.op, "representation")
+        var received = 0
+        while received < window, let frame = try client.receive() {
+            received += frame.payload.count
+        }
+        XCTAssertEqual(received, window, "exactly the window arrives without credit")
+        var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        XCTAssertThrowsError(try client.receive(), "nothing more arrives until credit is granted")
+
+        timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        try client.sendMessage(["op": "credit", "bytes": size], requestID: 9)
+        var sawEnd = false
+        while !sawEnd, let frame = try client.receive() {
+            received += frame.payload.count
+            sawEnd = frame.flags & 1 != 0
+        }
+        XCTAssertTrue(sawEnd)
+        XCTAssertEqual(received, size)
+    }
+
+    func testCancelEndsAWatchWithCancelled() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage(["op": "watch", "pasteboard": "general"], requestID: 4)
+        XCTAssertEqual(try client.receive()?.op, "changed")
+        try client.sendMessage(["op": "cancel"], requestID: 4)
+        let end = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(end.requestID, 4)
+        XCTAssertEqual(end.json?["code"] as? String, "cancelled")
+        try client.sendMessage(["op": "cancel"], requestID: 77)
+        try client.sendMessage(["op": "list", "pasteboard": "general"], requestID: 5)
+        XCTAssertEqual(try client.receive()?.requestID, 5, "cancel of an unknown request is ignored")
+    }
+
+    func testAnotherUserIsDisconnectedEvenWithLoosenedPermissions() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to run a client as another uid") }
+        chmod(sandbox.root.path, 0o755)
+        chmod(sandbox.socketDirectory, 0o777)
+        chmod(sandbox.socketPath, 0o777)
+        var environment = sandbox.environment()
+        environment["XDG_CONFIG_HOME"] = "/nonexistent"
+        let result = try runTool("/usr/bin/setpriv", [
+            "--reuid=65534", "--regid=65534", "--clear-groups", Binaries.url("pb").path, "list",
+        ], environment: environment, in: sandbox)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertFalse(result.stdoutText.contains("changeCount"), result.stdoutText)
+        XCTAssertTrue(daemon.log.contains("refused connection from another user"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("peer.uid=65534"), daemon.log)
+    }
+
+    func testCancelStopsAReadAndAnswersCancelled() throws {
+        try pbOK("copy", stdin: Data(repeating: 1, count: 6 << 20))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": []], requestID: 3)
+        XCTAssertEqual(try client.receive()?.op, "representation")
+        try client.sendMessage(["op": "cancel"], requestID: 3)
+        var terminal: RawClient.Frame?
+        while let frame = try client.receive() {
+            if frame.kind == 1 { terminal = frame; break }
+            XCTAssertEqual(frame.flags & 1, 0, "the read must not complete: it was stopped at the window")
+        }
+        XCTAssertEqual(terminal?.requestID, 3)
+        XCTAssertEqual(terminal?.json?["code"] as? String, "cancelled")
+        try client.sendMessage(["op": "list", "pasteboard": "general"], requestID: 3)
+        XCTAssertEqual(try client.receive()?.op, "items", "the id is free again after its terminal answer")
+    }
+
+    func testARequestOnAnIDInFlightIsFatalNotASecondAnswer() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage(["op": "watch", "pasteboard": "general"], requestID: 8)
+        XCTAssertEqual(try client.receive()?.op, "changed")
+        try client.sendMessage(["op": "list", "pasteboard": "general"], requestID: 8)
+        let frames = try client.drainUntilClosed()
+        XCTAssertEqual(frames.last?.requestID, 0)
+        XCTAssertEqual(frames.last?.json?["code"] as? String, "duplicate-request")
+        XCTAssertFalse(frames.contains { $0.op == "items" })
+    }
+
+    func testHugeCreditGrantsDoNotHurtTheDaemon() throws {
+        try pbOK("copy", stdin: Data(repeating: 2, count: 5 << 20))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": []], requestID: 1)
+        for _ in 0..<3 { try client.sendMessage(["op": "credit", "bytes": Int.max / 2], requestID: 1) }
+        var total = 0
+        while let frame = try client.receive() {
+            total += frame.kind == 2 ? frame.payload.count : 0
+            if frame.kind == 2, frame.flags & 1 != 0 { break }
+        }
+        XCTAssertEqual(total, 5 << 20)
+        XCTAssertEqual(try pbOK("paste").stdout.count, 5 << 20, "the daemon is still up")
+    }
+
+    func testItemsTooManyToDescribeInOneFrameAreRefused() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        let representations = (0..<2000).map { ["type": "com.example.type-number-\($0)"] }
+        let items = (0..<10).map { _ in ["representations": representations] }
+        try client.sendMessage(["op": "write", "pasteboard": "general", "items": items], requestID: 1)
+        let reply = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(reply.json?["code"] as? String, "too-large")
+        XCTAssertEqual(try pbOK("list").status, 0, "list keeps working")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Glibc
+
+/// A blocking Unix-socket client that speaks frames by hand, for tests of what the daemon does
+/// with exact (or broken) bytes.
+final class RawClient {
+    private(set) var fd: Int32
+
+    struct Frame: Equatable {
+        var kind: UInt8
+        var flags: UInt8
+        var requestID: UInt32
+        var payload: [UInt8]
+        var json: [String: Any]? { try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] }
+        var op: String? { json?["op"] as? String }
+        static func == (a: Frame, b: Frame) -> Bool { a.kind == b.kind && a.flags == b.flags && a.requestID == b.requestID && a.payload == b.payload }
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    init(socketPath: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(socketPath.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw Failure(description: "connect: \(String(cString: strerror(code)))")
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd); fd = -1 }
+    }
+
+    deinit { close() }
+
+    func sendRaw(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+
+    func send(kind: UInt8, flags: UInt8 = 0, requestID: UInt32, payload: [UInt8]) throws {
+        var bytes: [UInt8] = []
+        let length = UInt32(6 + payload.count)
+        bytes += withUnsafeBytes(of: length.bigEndian, Array.init)
+        bytes += [kind, flags]
+        bytes += withUnsafeBytes(of: requestID.bigEndian, Array.init)
+        bytes += payload
+        try sendRaw(bytes)
+    }
+
+    func sendMessage(_ object: [String: Any], requestID: UInt32) throws {
+        try send(kind: 1, requestID: requestID, payload: Array(try JSONSerialization.data(withJSONObject: object)))
+    }
+
+    func hello(version: Int = 1) throws -> Frame {
+        try sendMessage(["op": "hello", "version": version, "client": "raw-test", "pid": Int(getpid())], requestID: 0)
+        guard let frame = try receive() else { throw Failure(description: "closed during handshake") }
+        return frame
+    }
+
+    /// Reads exactly `count` bytes; nil on orderly close before any byte.
+    private func readExactly(_ count: Int) throws -> [UInt8]? {
+        var result = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let n = result[offset...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { if offset == 0 { return nil }; throw Failure(description: "closed mid-frame") }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == ECONNRESET { return nil }
+                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        return result
+    }
+
+    /// The next frame, or nil when the daemon closed the connection.
+    func receive() throws -> Frame? {
+        guard let header = try readExactly(10) else { return nil }
+        let length = Int(UInt32(header[0]) << 24 | UInt32(header[1]) << 16 | UInt32(header[2]) << 8 | UInt32(header[3]))
+        let id = UInt32(header[6]) << 24 | UInt32(header[7]) << 16 | UInt32(header[8]) << 8 | UInt32(header[9])
+        let payload = length > 6 ? (try readExactly(length - 6) ?? []) : []
+        return Frame(kind: header[4], flags: header[5], requestID: id, payload: payload)
+    }
+
+    /// Reads frames until the daemon closes; returns them.
+    func drainUntilClosed() throws -> [Frame] {
+        var frames: [Frame] = []
+        while let frame = try receive() { frames.append(frame) }
+        return frames
+    }
+}

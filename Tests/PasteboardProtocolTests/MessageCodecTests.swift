@@ -1,0 +1,69 @@
+import NIOCore
+import PasteboardProtocol
+import XCTest
+
+final class MessageCodecTests: XCTestCase {
+    private let samples: [Message] = [
+        .hello(Hello(client: "pb", pid: 123)),
+        .welcome(Welcome(daemon: "pasteboardd 0.1.0", pid: 9, maxFrameLength: 1 << 20, window: 4 << 20)),
+        .error(ProtocolError(.noSuchItem, "pasteboard 'general' is empty")),
+        .ok(OK(changeCount: 3)),
+        .ok(OK()),
+        .write(WriteRequest(pasteboard: "work", items: [
+            ItemInfo(representations: [RepresentationInfo(type: "public.png", size: 10), RepresentationInfo(type: "public.utf8-plain-text")], suggestedName: "a.png"),
+        ])),
+        .read(ReadRequest(pasteboard: "general", item: 1, accept: ["text/html"])),
+        .representation(RepresentationHeader(changeCount: 4, item: 0, index: 1, type: "public.html", size: nil, mimeType: "text/html")),
+        .list(PasteboardRequest(pasteboard: "general")),
+        .items(ItemsReply(pasteboard: "general", changeCount: 2, items: [])),
+        .clear(PasteboardRequest(pasteboard: "x")),
+        .watch(PasteboardRequest(pasteboard: "y")),
+        .changed(ItemsReply(pasteboard: "y", changeCount: 5, items: [ItemInfo(representations: [RepresentationInfo(type: "public.data", size: 0, mimeType: nil)])])),
+        .credit(Credit(bytes: 65536)),
+        .cancel,
+    ]
+
+    func testEveryMessageRoundTrips() throws {
+        for message in samples {
+            XCTAssertEqual(try MessageCodec.decode(MessageCodec.encode(message)), message, "\(message.op)")
+        }
+    }
+
+    func testOpMemberNamesTheMessage() throws {
+        let json = String(buffer: MessageCodec.encode(.credit(Credit(bytes: 5))))
+        XCTAssertTrue(json.contains(#""op":"credit""#), json)
+        XCTAssertTrue(json.contains(#""bytes":5"#), json)
+    }
+
+    func testUnknownMembersAreIgnored() throws {
+        let message = try MessageCodec.decode(ByteBuffer(string: #"{"op":"list","pasteboard":"general","future":[1,2]}"#))
+        XCTAssertEqual(message, .list(PasteboardRequest(pasteboard: "general")))
+    }
+
+    func testUnknownOpIsUnknownMessage() {
+        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"teleport"}"#))) { error in
+            XCTAssertEqual((error as? ProtocolError)?.code, .unknownMessage)
+        }
+    }
+
+    func testMissingFieldNamesTheField() {
+        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"read","item":0}"#))) { error in
+            let error = error as? ProtocolError
+            XCTAssertEqual(error?.code, .malformedMessage)
+            XCTAssertTrue(error?.message.contains("pasteboard") == true, error?.message ?? "")
+        }
+    }
+
+    func testWrongTypeAndGarbageAreMalformed() {
+        for payload in [#"{"op":"credit","bytes":"many"}"#, "not json", "[1,2,3]", "", #"{"no":"op"}"#] {
+            XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: payload)), payload) { error in
+                XCTAssertEqual((error as? ProtocolError)?.code, .malformedMessage, payload)
+            }
+        }
+    }
+
+    func testUnknownErrorCodeFromANewerPeerKeepsItsMessage() throws {
+        let message = try MessageCodec.decode(ByteBuffer(string: #"{"op":"error","code":"quantum-flux","message":"too much flux"}"#))
+        XCTAssertEqual(message, .error(ProtocolError(.internal, "too much flux")))
+    }
+}
