@@ -101,7 +101,8 @@ enum DaemonLauncher {
         }
         let reason = exitStatus.map { "started pasteboardd but it exited with status \($0)" }
             ?? "started pasteboardd but it did not listen within 5 seconds (\(describe(lastError)))"
-        throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: reason + "; see \(socketPath).log")
+        let log = socketPath + ".log"
+        throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: reason + (access(log, F_OK) == 0 ? "; see \(log)" : ""))
     }
 
     /// Collects the started daemon if it already exited; returns its exit status then.

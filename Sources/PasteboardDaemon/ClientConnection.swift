@@ -178,9 +178,10 @@ struct ClientConnection: Sendable {
             _ = requests.reserve(id, window: window, stop: { window.fail(ProtocolError(.cancelled, "read cancelled")) })
             let transfer = ReadTransfer(
                 request: request, id: id, window: window, store: store, writer: writer,
-                chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength
+                chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength,
+                release: { requests.remove(id) }
             )
-            requests.attach(Task { await transfer.run(); requests.remove(id) }, to: id)
+            requests.attach(Task { await transfer.run() }, to: id)
         case .watch(let request):
             if let failure = PasteboardName.validationFailure(request.pasteboard) {
                 try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
@@ -189,11 +190,14 @@ struct ClientConnection: Sendable {
             let (current, changes, stop) = await store.watch(request.pasteboard)
             _ = requests.reserve(id, window: nil, stop: stop)
             requests.attach(Task {
-                defer { requests.remove(id) }
-                do { try await writer.send(.changed(current), on: id) } catch { return }
-                for await change in changes {
-                    do { try await writer.send(.changed(change), on: id) } catch { return }
+                do {
+                    try await writer.send(.changed(current), on: id)
+                    for await change in changes { try await writer.send(.changed(change), on: id) }
+                } catch {
+                    requests.remove(id)
+                    return
                 }
+                requests.remove(id)  // before the terminal frame: the id is free once the client sees it
                 try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
             }, to: id)
         case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel:

@@ -11,17 +11,20 @@ struct ReadTransfer: Sendable {
     let store: PasteboardStore
     let writer: FrameWriter
     let chunkLimit: Int
+    /// Frees the request id; called just before the terminal frame, so a client that reuses the
+    /// id as soon as it sees that frame never finds it still in flight.
+    let release: @Sendable () -> Void
 
     /// Runs the transfer to its terminal frame (the END data frame, or an error).
     func run() async {
         do {
             try await transfer()
         } catch let error as ProtocolError {
+            release()
             try? await writer.send(.error(error), on: id)
-        } catch is CancellationError {
-            try? await writer.send(.error(ProtocolError(.cancelled, "read cancelled")), on: id)
         } catch {
-            // The connection is gone; nothing to tell.
+            // Cancelled with the connection, or the connection is gone: nothing to tell.
+            release()
         }
     }
 
@@ -74,6 +77,7 @@ struct ReadTransfer: Sendable {
             }
         }
         try Task.checkCancellation()
+        release()
         try await writer.sendData(ByteBuffer(), on: id, end: true)
     }
 }

@@ -48,7 +48,7 @@ final class RequestTable: Sendable {
         return true
     }
 
-    /// Forgets `id` (its task calls this when it ends).
+    /// Forgets `id` (its task calls this just before its terminal frame).
     func remove(_ id: UInt32) {
         _ = entries.withLock { $0.removeValue(forKey: id) }
     }

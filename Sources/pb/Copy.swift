@@ -35,7 +35,10 @@ struct Copy: AsyncParsableCommand {
     func validate() throws {
         if !representations.isEmpty && !files.isEmpty { throw ValidationError("give either --rep or FILE arguments, not both") }
         if !representations.isEmpty && type != nil { throw ValidationError("-t does not apply to --rep; put the type in each --rep") }
-        if representations.filter({ $0.hasSuffix("=-") }).count > 1 { throw ValidationError("only one --rep may read stdin") }
+        let stdinReaders = representations.filter { spec in
+            Self.typeSeparator(in: spec).map { spec[spec.index(after: $0)...] == "-" } ?? false
+        }
+        if stdinReaders.count > 1 { throw ValidationError("only one --rep may read stdin") }
     }
 
     func run() async throws {

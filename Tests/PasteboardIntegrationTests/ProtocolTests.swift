@@ -168,7 +168,8 @@ final class ProtocolTests: IntegrationTestCase {
         let result = try runTool("/usr/bin/setpriv", [
             "--reuid=65534", "--regid=65534", "--clear-groups", Binaries.url("pb").path, "list",
         ], environment: environment, in: sandbox)
-        XCTAssertNotEqual(result.status, 0)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("serves uid 0 only"), result.stderr)
         XCTAssertFalse(result.stdoutText.contains("changeCount"), result.stdoutText)
         XCTAssertTrue(daemon.log.contains("refused connection from another user"), daemon.log)
         XCTAssertTrue(daemon.log.contains("peer.uid=65534"), daemon.log)
@@ -228,5 +229,22 @@ final class ProtocolTests: IntegrationTestCase {
         let reply = try XCTUnwrap(try client.receive())
         XCTAssertEqual(reply.json?["code"] as? String, "too-large")
         XCTAssertEqual(try pbOK("list").status, 0, "list keeps working")
+    }
+
+    func testAnIDIsFreeTheMomentItsTerminalFrameArrives() throws {
+        try pbOK("copy", stdin: Data("reuse".utf8))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        for round in 0..<300 {
+            try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": []], requestID: 1)
+            var body: [UInt8] = []
+            while let frame = try client.receive() {
+                XCTAssertEqual(frame.requestID, 1, "round \(round): \(frame.json ?? [:])")
+                if frame.kind == 2 { body += frame.payload }
+                if frame.kind == 2, frame.flags & 1 != 0 { break }
+                if frame.op == "error" { return XCTFail("round \(round): \(frame.json ?? [:])") }
+            }
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), "reuse")
+        }
     }
 }
