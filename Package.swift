@@ -3,7 +3,10 @@ import PackageDescription
 
 /// Release executables link the Swift runtime statically so they start fast from shell loops
 /// (no dynamic loading of libswiftCore, Foundation and friends); debug builds stay dynamic.
-let staticStdlib: [LinkerSetting] = [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+/// FoundationEssentials' static archive needs its two helper archives named explicitly.
+let staticStdlib: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "Pasteboard",

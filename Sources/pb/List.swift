@@ -2,12 +2,6 @@ import ArgumentParser
 import Pasteboard
 import PasteboardProtocol
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `pb list`: the change count and every item's representations.
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,21 +28,5 @@ struct List: AsyncParsableCommand {
                 try Output.printLine("  \(representation.type)  \(representation.mimeType ?? "-")  \(size)")
             }
         }
-    }
-}
-
-/// Shared renderings of a pasteboard's summary.
-enum ItemsFormatting {
-    /// One line of JSON.
-    static func json(_ reply: ItemsReply) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: (try? encoder.encode(reply)) ?? Data(), as: UTF8.self)
-    }
-
-    /// `changeCount` then each item's types joined by commas; `(empty)` when there are none.
-    static func line(_ reply: ItemsReply) -> String {
-        let items = reply.items.map { $0.representations.map(\.type).joined(separator: ",") }
-        return "\(reply.changeCount) " + (items.isEmpty ? "(empty)" : items.joined(separator: " "))
     }
 }
