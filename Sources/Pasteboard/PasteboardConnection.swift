@@ -85,11 +85,7 @@ public final class PasteboardConnection: Sendable {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(FrameDecoder(maxFrameLength: ProtocolLimits.defaultMaxFrameLength))
-                    )
-                    try channel.pipeline.syncOperations.addHandler(FrameEncoder())
-                    return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
+                    try NIOAsyncChannel.framed(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength)
                 }
             }
     }

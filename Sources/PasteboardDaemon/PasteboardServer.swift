@@ -45,11 +45,7 @@ public final class PasteboardServer: Service, Sendable {
                 .serverChannelOption(.backlog, value: 1024)
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(FrameDecoder(maxFrameLength: configuration.maxFrameLength))
-                        )
-                        try channel.pipeline.syncOperations.addHandler(FrameEncoder())
-                        return try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
+                        try NIOAsyncChannel.framed(channel, maxFrameLength: configuration.maxFrameLength)
                     }
                 }
         } catch {
