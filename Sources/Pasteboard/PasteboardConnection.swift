@@ -56,10 +56,20 @@ public final class PasteboardConnection: Sendable {
                 }
                 defer { group.cancelAll() }
                 let handshake = router.open(0, window: nil)
-                try await outbound.write(.message(.hello(Hello(client: clientName, pid: getpid())), requestID: 0))
+                // A daemon that refuses us (another uid) may answer and close before our hello is
+                // written: its error frame, if it arrived, says more than the failed write.
+                var helloFailure: (any Error)?
+                do {
+                    try await outbound.write(.message(.hello(Hello(client: clientName, pid: getpid())), requestID: 0))
+                } catch {
+                    helloFailure = error
+                }
                 var frames = handshake.makeAsyncIterator()
-                guard let reply = try await frames.next() else {
-                    throw PasteboardError.connectionLost("the daemon closed the connection during the handshake")
+                let first = try? await frames.next()
+                guard let reply = first ?? nil else {
+                    throw PasteboardError.connectionLost(
+                        "the daemon closed the connection during the handshake" + (helloFailure.map { " (\($0))" } ?? "")
+                    )
                 }
                 let welcome: Welcome
                 switch try reply.decodeMessage() {
