@@ -79,6 +79,7 @@ let package = Package(
             name: "PasteboardProtocolTests",
             dependencies: ["PasteboardProtocol", .product(name: "NIOCore", package: "swift-nio")]
         ),
+        .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
             dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem"]

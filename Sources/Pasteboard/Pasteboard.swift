@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
@@ -27,59 +32,93 @@ public struct Pasteboard: Sendable {
         try await contents().changeCount
     }
 
-    /// Removes every item; returns the new change count.
+    /// The items, described (types, sizes when known, suggested names), without loading any data.
+    public func items() async throws -> [PasteboardItem] {
+        let contents = try await contents()
+        let registry = connection.registry
+        return contents.items.enumerated().map { index, info in
+            PasteboardItem(index: index, changeCount: contents.changeCount, info: info, registry: registry)
+        }
+    }
+
+    /// Removes every item; returns the new change count. With `ifChangeCount`, only when the
+    /// pasteboard still has that change count (so a newer copy is never cleared by mistake).
     @discardableResult
-    public func clear() async throws -> Int {
-        let reply = try await simpleRequest(.clear(PasteboardRequest(pasteboard: name)))
+    public func clear(ifChangeCount: Int? = nil) async throws -> Int {
+        let reply = try await simpleRequest(.clear(ClearRequest(pasteboard: name, ifChangeCount: ifChangeCount)))
         guard case .ok(let ok) = reply, let changeCount = ok.changeCount else { throw unexpected(reply) }
         return changeCount
     }
 
     /// Replaces the items; returns once the daemon holds all of them, with the new change count.
-    /// Bytes are sent under the daemon's flow-control credit.
+    /// Eager bytes are sent under the daemon's flow-control credit; promised representations are
+    /// served by this connection for as long as they stay on the pasteboard.
     @discardableResult
-    public func setItems(_ items: [WriteItem]) async throws -> Int {
+    public func setItems(_ items: [ItemProvider]) async throws -> Int {
         let window = SendWindow(initialCredit: connection.welcome.window)
+        var infos: [ItemInfo] = []
+        var registered: [Int] = []
+        for item in items {
+            var representations: [RepresentationInfo] = []
+            for representation in item.representations {
+                var info = RepresentationInfo(type: representation.type.rawValue, size: representation.size)
+                switch representation.content {
+                case .data: break
+                case .promise(let handler, let observer):
+                    let number = connection.promises.register(.init(handler: handler, observer: observer))
+                    registered.append(number)
+                    info.promise = number
+                case .file(let path, let openInPlace):
+                    info.file = Self.absolute(path)
+                    info.openInPlace = openInPlace ? true : nil
+                }
+                representations.append(info)
+            }
+            infos.append(ItemInfo(
+                representations: representations, suggestedName: item.suggestedName,
+                visibility: item.visibility == .all ? nil : item.visibility
+            ))
+        }
         let (id, frames) = connection.openRequest(window: window)
         defer { connection.closeRequest(id) }
-        let request = WriteRequest(pasteboard: name, items: items.map { item in
-            ItemInfo(
-                representations: item.representations.map { RepresentationInfo(type: $0.type.rawValue, size: $0.size) },
-                suggestedName: item.suggestedName
-            )
-        })
-        try await connection.send(.write(request), on: id)
-        // The daemon may refuse the write at once (a limit, a bad type); watch for that while sending.
-        return try await withThrowingTaskGroup(of: Int?.self) { group in
-            group.addTask {
-                for try await frame in frames where frame.kind == .message {
-                    switch try frame.decodeMessage() {
-                    case .ok(let ok): return ok.changeCount ?? 0
-                    case .error(let error): throw PasteboardError.daemon(error)
-                    default: continue
+        do {
+            try await connection.send(.write(WriteRequest(pasteboard: name, items: infos)), on: id)
+            // The daemon may refuse the write at once (a limit, a bad type); watch for that while sending.
+            return try await withThrowingTaskGroup(of: Int?.self) { group in
+                group.addTask {
+                    for try await frame in frames where frame.kind == .message {
+                        switch try frame.decodeMessage() {
+                        case .ok(let ok): return ok.changeCount ?? 0
+                        case .error(let error): throw PasteboardError.daemon(error)
+                        default: continue
+                        }
+                    }
+                    throw PasteboardError.connectionLost("the daemon closed the connection before confirming the write")
+                }
+                group.addTask {
+                    try await self.upload(items, id: id, window: window)
+                    return nil
+                }
+                while let result = try await group.next() {
+                    if let changeCount = result {
+                        group.cancelAll()
+                        return changeCount
                     }
                 }
-                throw PasteboardError.connectionLost("the daemon closed the connection before confirming the write")
+                throw PasteboardError.connectionLost("the write ended without an answer")
             }
-            group.addTask {
-                try await self.upload(items, id: id, window: window)
-                return nil
-            }
-            while let result = try await group.next() {
-                if let changeCount = result {
-                    group.cancelAll()
-                    return changeCount
-                }
-            }
-            throw PasteboardError.connectionLost("the write ended without an answer")
+        } catch {
+            connection.promises.release(registered)
+            throw error
         }
     }
 
-    private func upload(_ items: [WriteItem], id: UInt32, window: SendWindow) async throws {
+    private func upload(_ items: [ItemProvider], id: UInt32, window: SendWindow) async throws {
         let limit = connection.chunkLimit
         for item in items {
             for representation in item.representations {
-                for chunk in representation.chunks {
+                guard case .data(let chunks) = representation.content else { continue }
+                for chunk in chunks {
                     var remaining = chunk
                     while remaining.readableBytes > 0 {
                         let allowed = try await window.acquire(upTo: min(limit, remaining.readableBytes))
@@ -91,73 +130,13 @@ public struct Pasteboard: Sendable {
         }
     }
 
-    /// Loads item `item`'s representation best matching `accepting` (UTIs or MIME types, most
-    /// preferred first; empty for the item's first representation).
-    ///
-    /// `header` is called once with the daemon's choice, then `chunk` with the bytes in order;
-    /// credit is returned to the daemon as each chunk is consumed, so memory stays bounded.
-    /// Cancelling the task cancels the load at the daemon.
-    @discardableResult
-    public func load(
-        item: Int = 0,
-        accepting: [TypeIdentifier],
-        header: (RepresentationHeader) async throws -> Void = { _ in },
-        chunk: (ByteBuffer) async throws -> Void
-    ) async throws -> RepresentationHeader {
-        let (id, frames) = connection.openRequest()
-        defer { connection.closeRequest(id) }
-        try await connection.send(.read(ReadRequest(pasteboard: name, item: item, accept: accepting.map(\.rawValue))), on: id)
-        var window = ReceiveWindow(window: connection.welcome.window)
-        var chosen: RepresentationHeader?
-        do {
-            for try await frame in frames {
-                switch frame.kind {
-                case .message:
-                    switch try frame.decodeMessage() {
-                    case .representation(let value):
-                        chosen = value
-                        try await header(value)
-                    case .error(let error):
-                        throw PasteboardError.daemon(error)
-                    default:
-                        continue
-                    }
-                case .data:
-                    guard let chosen else {
-                        throw PasteboardError.connectionLost("the daemon sent data before naming the representation")
-                    }
-                    let bytes = frame.payload.readableBytes
-                    try window.receive(bytes)
-                    if bytes > 0 { try await chunk(frame.payload) }
-                    if frame.isEnd { return chosen }
-                    if let credit = window.consume(bytes) {
-                        try await connection.send(.credit(Credit(bytes: credit)), on: id)
-                    }
-                }
-            }
-        } catch is CancellationError {
-            try? await connection.send(.cancel, on: id)
-            throw CancellationError()
-        } catch let error as ProtocolError {
-            try? await connection.send(.cancel, on: id)
-            throw PasteboardError.daemon(error)
-        }
-        if Task.isCancelled {
-            try? await connection.send(.cancel, on: id)
-            throw CancellationError()
-        }
-        throw PasteboardError.connectionLost("the daemon closed the connection during the load")
-    }
-
-    /// Loads a representation whole into memory; see `load(item:accepting:header:chunk:)`.
-    public func loadData(item: Int = 0, accepting: [TypeIdentifier]) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
-        var bytes: [UInt8] = []
-        let header = try await load(item: item, accepting: accepting, header: { header in
-            if let size = header.size { bytes.reserveCapacity(size) }
-        }, chunk: { chunk in
-            bytes.append(contentsOf: chunk.readableBytesView)
-        })
-        return (header, bytes)
+    /// `path` made absolute against the current directory.
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return directory == "/" ? "/" + path : directory + "/" + path
     }
 
     /// Every change of the pasteboard from now on, until the consuming task stops iterating.
@@ -179,7 +158,7 @@ public struct Pasteboard: Sendable {
                     }
                     continuation.finish(throwing: Task.isCancelled ? nil : PasteboardError.connectionLost("the daemon closed the connection"))
                 } catch {
-                    if Task.isCancelled { try? await connection.send(.cancel, on: id) }
+                    if Task.isCancelled { connection.cancelInBackground(id) }
                     continuation.finish(throwing: Task.isCancelled ? nil : error)
                 }
             }

@@ -6,6 +6,7 @@ import Musl
 import NIOCore
 import NIOPosix
 import PasteboardProtocol
+import PasteboardTypes
 import Synchronization
 
 /// A handshaken connection to `pasteboardd`, carrying any number of concurrent requests.
@@ -18,18 +19,43 @@ public final class PasteboardConnection: Sendable {
     private let outbound: NIOAsyncChannelOutboundWriter<Frame>
     private let router: FrameRouter
     private let nextRequestID = Atomic<UInt32>(1)
+    /// The promised representations this connection serves.
+    let promises = PromiseServer()
+    private let declaredTypes: [TypeDeclaration]
+    private let cachedRegistry = Mutex<TypeRegistry?>(nil)
 
-    private init(outbound: NIOAsyncChannelOutboundWriter<Frame>, router: FrameRouter, welcome: Welcome) {
+    private init(outbound: NIOAsyncChannelOutboundWriter<Frame>, router: FrameRouter, welcome: Welcome, declaredTypes: [TypeDeclaration]) {
         self.outbound = outbound
         self.router = router
         self.welcome = welcome
+        self.declaredTypes = declaredTypes
+    }
+
+    /// The types this process knows: built-in, the user's `types.d`, and those declared at connect.
+    /// Loaded on first use.
+    public var registry: TypeRegistry {
+        cachedRegistry.withLock { cached in
+            if let cached { return cached }
+            let environment = SocketLocation.currentEnvironment()
+            var registry = TypeRegistry.loading(userTypesDirectory: TypeRegistry.userTypesDirectory(environment: environment)).registry
+            registry = registry.adding(declaredTypes.filter { registry.declaration(for: $0.identifier) != $0 }, source: "declared").registry
+            cached = registry
+            return registry
+        }
     }
 
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing
-    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), performs the handshake as `clientName`, runs `body`, then closes the connection.
+    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), performs the handshake as `clientName`,
+    /// declares `types` (the app's own type declarations; a clash with another declaration is an
+    /// error), runs `body`, then closes the connection.
+    ///
+    /// While the connection is open it serves the promised representations its `setItems`
+    /// registered. When `body` returns and some are still on a pasteboard, the connection first
+    /// relinquishes them: the daemon captures their data within its budget before the close.
     public static func withConnection<Result: Sendable>(
         socketPath: String = SocketLocation.socketPath(environment: SocketLocation.currentEnvironment()),
         clientName: String,
+        declaring types: [TypeDeclaration] = [],
         autoStart: Bool = true,
         _ body: (PasteboardConnection) async throws -> Result
     ) async throws -> Result {
@@ -44,7 +70,8 @@ public final class PasteboardConnection: Sendable {
             channel = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath) }
         }
         return try await channel.executeThenClose { inbound, outbound in
-            let router = FrameRouter()
+            let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
+            let router = FrameRouter(daemonRequests: daemonRequestSink)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     do {
@@ -53,6 +80,7 @@ public final class PasteboardConnection: Sendable {
                     } catch {
                         router.closeAll(PasteboardError.connectionLost("\(error)"))
                     }
+                    daemonRequestSink.finish()
                 }
                 defer { group.cancelAll() }
                 let handshake = router.open(0, window: nil)
@@ -73,7 +101,9 @@ public final class PasteboardConnection: Sendable {
                 }
                 let welcome: Welcome
                 switch try reply.decodeMessage() {
-                case .welcome(let value): welcome = value
+                case .welcome(let value):
+                    welcome = value
+                    router.setWindow(value.window)
                 case .error(let error): throw PasteboardError.daemon(error)
                 default: throw PasteboardError.connectionLost("the daemon did not answer hello with welcome")
                 }
@@ -83,11 +113,59 @@ public final class PasteboardConnection: Sendable {
                         "pasteboardd speaks protocol version \(welcome.version), this client \(ProtocolVersion.current)"
                     ))
                 }
-                let connection = PasteboardConnection(outbound: outbound, router: router, welcome: welcome)
+                let connection = PasteboardConnection(outbound: outbound, router: router, welcome: welcome, declaredTypes: types)
+                group.addTask {
+                    for await request in daemonRequests { connection.handle(request) }
+                    connection.promises.cancelAll()
+                    connection.promises.wakeAll()
+                }
+                if !types.isEmpty { try await connection.declare(types) }
                 let result = try await body(connection)
+                if connection.promises.hasPromises { try? await connection.relinquish() }
                 outbound.finish()
                 return result
             }
+        }
+    }
+
+    /// Adds type declarations to the daemon's registry (for as long as the daemon runs).
+    public func declare(_ types: [TypeDeclaration]) async throws {
+        let (id, frames) = openRequest()
+        defer { closeRequest(id) }
+        try await send(.declare(DeclareRequest(types: types)), on: id)
+        for try await frame in frames where frame.kind == .message {
+            if case .error(let error) = try frame.decodeMessage() { throw PasteboardError.daemon(error) }
+            return
+        }
+        throw PasteboardError.connectionLost("the daemon closed the connection before answering 'declare'")
+    }
+
+    /// Hands the daemon the data of every representation this connection still promises (within
+    /// the daemon's capture budget per pasteboard), serving its requests, and returns once it has
+    /// taken what fits. Promises that did not fit become unavailable. Called when the connection closes.
+    public func relinquish() async throws {
+        let (id, frames) = openRequest()
+        defer { closeRequest(id) }
+        try await send(.relinquish, on: id)
+        for try await frame in frames where frame.kind == .message {
+            if case .error(let error) = try frame.decodeMessage() { throw PasteboardError.daemon(error) }
+            return
+        }
+        throw PasteboardError.connectionLost("the daemon closed the connection before answering 'relinquish'")
+    }
+
+    /// Returns once none of this connection's promises is on a pasteboard any more (replaced or
+    /// cleared), or the connection closed. Returns at once if there are none.
+    public func waitUntilPromisesReleased() async {
+        await promises.waitUntilReleased()
+    }
+
+    private func handle(_ request: FrameRouter.DaemonRequest) {
+        switch request {
+        case .produce(let produce, let id, let frames, let window):
+            promises.serve(produce, id: id, frames: frames, window: window, connection: self)
+        case .released(let numbers):
+            promises.release(numbers)
         }
     }
 
@@ -121,6 +199,12 @@ public final class PasteboardConnection: Sendable {
         }
     }
 
+    /// Sends `cancel` on request `id` from a task of its own, so it goes out even when the
+    /// calling task is already cancelled.
+    func cancelInBackground(_ id: UInt32) {
+        Task { try? await self.send(.cancel, on: id) }
+    }
+
     /// Sends a data frame on request `id`.
     func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) async throws {
         do {
@@ -137,7 +221,15 @@ public final class PasteboardConnection: Sendable {
 }
 
 /// Hands each inbound frame to the request it belongs to; credit goes straight to send windows.
+/// The daemon's own requests (`produce`, `released`) go to `daemonRequests`, with the route for
+/// a produce's later frames opened before any of them can arrive.
 final class FrameRouter: Sendable {
+    /// A request the daemon started.
+    enum DaemonRequest: Sendable {
+        case produce(ProduceRequest, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>, window: SendWindow)
+        case released([Int])
+    }
+
     private struct Route {
         var continuation: AsyncThrowingStream<Frame, any Error>.Continuation
         var window: SendWindow?
@@ -145,6 +237,17 @@ final class FrameRouter: Sendable {
 
     private let routes = Mutex<[UInt32: Route]>([:])
     private let closedError = Mutex<(any Error)?>(nil)
+    private let daemonRequests: AsyncStream<DaemonRequest>.Continuation
+    private let window = Atomic<Int>(ProtocolLimits.defaultWindow)
+
+    init(daemonRequests: AsyncStream<DaemonRequest>.Continuation) {
+        self.daemonRequests = daemonRequests
+    }
+
+    /// Sets the flow-control window announced in `welcome` (the initial credit of every produce).
+    func setWindow(_ bytes: Int) {
+        window.store(bytes, ordering: .relaxed)
+    }
 
     func open(_ id: UInt32, window: SendWindow?) -> AsyncThrowingStream<Frame, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
@@ -167,13 +270,31 @@ final class FrameRouter: Sendable {
     }
 
     func route(_ frame: Frame) {
-        guard let route = routes.withLock({ $0[frame.requestID] }) else { return }
+        guard let route = routes.withLock({ $0[frame.requestID] }) else {
+            if frame.requestID >= ProtocolLimits.daemonRequestIDBase, frame.kind == .message {
+                startDaemonRequest(frame)
+            }
+            return
+        }
         if frame.kind == .message, let window = route.window,
            case .credit(let credit)? = try? frame.decodeMessage() {
             window.grant(credit.bytes)
             return
         }
         route.continuation.yield(frame)
+    }
+
+    private func startDaemonRequest(_ frame: Frame) {
+        switch try? frame.decodeMessage() {
+        case .produce(let request):
+            let window = SendWindow(initialCredit: window.load(ordering: .relaxed))
+            let frames = open(frame.requestID, window: window)
+            daemonRequests.yield(.produce(request, id: frame.requestID, frames: frames, window: window))
+        case .released(let released):
+            daemonRequests.yield(.released(released.promises))
+        default:
+            break  // a late frame of a produce that already ended
+        }
     }
 
     func closeAll(_ error: any Error) {

@@ -14,6 +14,8 @@ struct ClientConnection: Sendable {
     let logger: Logger
     let daemonName: String
     let daemonPID: Int32
+    /// The client's process id (SO_PEERCRED).
+    let peerPID: Int32
 
     /// Serves the connection until the client closes it, breaks the protocol, or the task is cancelled.
     func run() async {
@@ -27,7 +29,15 @@ struct ClientConnection: Sendable {
                     var logger = logger
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
-                    try await serve(frames: &frames, writer: writer, logger: logger)
+                    let source = SourceConnection(clientName: hello.client, pid: peerPID, writer: writer, window: configuration.window)
+                    defer { source.disconnect() }
+                    do {
+                        try await serve(frames: &frames, writer: writer, source: source, logger: logger)
+                    } catch {
+                        await sourceLeft(source)
+                        throw error
+                    }
+                    await sourceLeft(source)
                 } catch let error as FrameError {
                     logger.notice("closing connection: \(error)")
                     try? await writer.send(.error(ProtocolError(error.code, error.description)), on: 0)
@@ -62,9 +72,18 @@ struct ClientConnection: Sendable {
         return hello
     }
 
+    /// The connection ended: produces in flight fail, and what it still promised becomes unavailable.
+    private func sourceLeft(_ source: SourceConnection) async {
+        source.disconnect()
+        await store.sourceGone(source) { owned in
+            "\(source) disconnected without handing over \(owned.type) (item \(owned.item) of '\(owned.pasteboard)')"
+        }
+    }
+
     private func serve(
         frames: inout NIOAsyncChannelInboundStream<Frame>.AsyncIterator,
         writer: FrameWriter,
+        source: SourceConnection,
         logger: Logger
     ) async throws {
         let requests = RequestTable()
@@ -73,6 +92,19 @@ struct ClientConnection: Sendable {
         do {
             while let frame = try await frames.next() {
                 let id = frame.requestID
+                if id >= ProtocolLimits.daemonRequestIDBase {
+                    // Answers to the daemon's own requests (`produce`).
+                    if try source.receive(frame) || frame.kind == .data { continue }
+                    switch Result(catching: { () throws(ProtocolError) in try frame.decodeMessage() }) {
+                    case .success(.error), .success(.size), .success(.credit), .success(.cancel):
+                        continue  // a late answer to a produce that already ended
+                    case .success(let message):
+                        try await writer.send(.error(ProtocolError(.invalidArgument, "request ids from 0x80000000 up are the daemon's; '\(message.op)' needs a smaller one")), on: id)
+                    case .failure(let error):
+                        try await writer.send(.error(error), on: id)
+                    }
+                    continue
+                }
                 switch frame.kind {
                 case .data:
                     guard let assembly = writes[id] else { continue }  // data of an ended request is discarded
@@ -126,11 +158,7 @@ struct ClientConnection: Sendable {
                     if inFlight {
                         throw ProtocolError(.duplicateRequest, "'\(message.op)' on request id \(id), which is already in flight")
                     }
-                    if id >= ProtocolLimits.daemonRequestIDBase {
-                        try await writer.send(.error(ProtocolError(.invalidArgument, "request ids from 0x80000000 up are the daemon's")), on: id)
-                        continue
-                    }
-                    try await start(message, id: id, writes: &writes, requests: requests, writer: writer, logger: logger)
+                    try await start(message, id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger)
                 }
             }
         } catch {
@@ -144,17 +172,20 @@ struct ClientConnection: Sendable {
     private func start(
         _ message: Message, id: UInt32,
         writes: inout [UInt32: WriteAssembly], requests: RequestTable,
-        writer: FrameWriter, logger: Logger
+        writer: FrameWriter, source: SourceConnection, logger: Logger
     ) async throws {
         switch message {
         case .write(let request):
             switch Result(catching: { () throws(ProtocolError) in
-                try WriteAssembly(request, registry: store.registry, configuration: configuration)
+                try WriteAssembly(request, source: source, registry: store.registry, configuration: configuration)
             }) {
             case .failure(let error):
                 try await writer.send(.error(error), on: id)
-            case .success(let assembly) where assembly.isComplete:  // no items: an empty write
-                let changeCount = await store.replaceItems(of: request.pasteboard, with: [])
+            case .success(let assembly) where assembly.isComplete:  // nothing to wait for: no eager bytes
+                let changeCount = await store.replaceItems(of: request.pasteboard, with: assembly.items)
+                logger.info("pasteboard written", metadata: [
+                    "pasteboard": "\(request.pasteboard)", "items": "\(request.items.count)", "changeCount": "\(changeCount)",
+                ])
                 try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
             case .success(let assembly):
                 writes[id] = assembly
@@ -170,15 +201,32 @@ struct ClientConnection: Sendable {
                 try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
                 return
             }
-            let changeCount = await store.replaceItems(of: request.pasteboard, with: [])
+            let changeCount = await store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount)
             logger.info("pasteboard cleared", metadata: ["pasteboard": "\(request.pasteboard)", "changeCount": "\(changeCount)"])
             try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+        case .declare(let request):
+            do {
+                try store.declare(request.types, client: source.description)
+                logger.info("types declared", metadata: ["types": "\(request.types.map(\.identifier.rawValue))"])
+                try await writer.send(.ok(OK()), on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
+            }
+        case .relinquish:
+            let capture = OwnerCapture(source: source, store: store, budget: configuration.captureBudget, logger: logger)
+            _ = requests.reserve(id, window: nil, stop: {})
+            requests.attach(Task {
+                await capture.run()
+                requests.remove(id)
+                try? await writer.send(.ok(OK()), on: id)
+            }, to: id)
         case .read(let request):
-            let window = SendWindow(initialCredit: configuration.window)
-            _ = requests.reserve(id, window: window, stop: { window.fail(ProtocolError(.cancelled, "read cancelled")) })
+            let control = TransferControl(window: SendWindow(initialCredit: configuration.window))
+            _ = requests.reserve(id, window: control.window, stop: { control.stop(ProtocolError(.cancelled, "read cancelled")) })
             let transfer = ReadTransfer(
-                request: request, id: id, window: window, store: store, writer: writer,
+                request: request, id: id, control: control, store: store, writer: writer,
                 chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength,
+                destinationPID: peerPID,
                 release: { requests.remove(id) }
             )
             requests.attach(Task { await transfer.run() }, to: id)
@@ -200,7 +248,8 @@ struct ClientConnection: Sendable {
                 requests.remove(id)  // before the terminal frame: the id is free once the client sees it
                 try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
             }, to: id)
-        case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel:
+        case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel,
+             .progress, .produce, .size, .released:
             try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)
         }
     }

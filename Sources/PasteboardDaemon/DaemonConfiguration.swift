@@ -12,6 +12,8 @@ public struct DaemonConfiguration: Sendable {
     public var maxRepresentationSize: Int = 256 << 20
     /// The most items one pasteboard may hold.
     public var maxItemsPerPasteboard: Int = 10_000
+    /// Bytes of promised data the daemon captures per pasteboard from a source that relinquishes its promises.
+    public var captureBudget: Int = 64 << 20
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?
 

@@ -1,4 +1,4 @@
-/// A pasteboard as the daemon holds it: its name, change count and items.
+/// One named pasteboard: its items and its change count.
 public struct NamedPasteboard: Sendable {
     /// The pasteboard's name (e.g. "general").
     public let name: String
@@ -14,5 +14,12 @@ public struct NamedPasteboard: Sendable {
     public mutating func replaceItems(_ newItems: [StoredItem]) {
         items = newItems
         changeCount += 1
+    }
+
+    /// Changes where one representation's bytes come from (a promise captured or lost); not a
+    /// change of content, so the change count stays.
+    mutating func settle(item: Int, representation: Int, content: StoredRepresentation.Content, size: Int?) {
+        items[item].representations[representation].content = content
+        if let size { items[item].representations[representation].size = size }
     }
 }

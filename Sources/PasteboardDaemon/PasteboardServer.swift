@@ -84,8 +84,10 @@ public final class PasteboardServer: Service, Sendable {
     private func serve(_ connection: NIOAsyncChannel<Frame, Frame>, id: Int) async {
         var logger = logger
         logger[metadataKey: "connection.id"] = "\(id)"
+        let peerPID: Int32
         do {
             let peer = try await PeerCredentials.of(connection.channel)
+            peerPID = peer.pid
             logger[metadataKey: "peer.pid"] = "\(peer.pid)"
             guard peer.uid == getuid() else {
                 logger.warning("refused connection from another user", metadata: ["peer.uid": "\(peer.uid)"])
@@ -103,7 +105,7 @@ public final class PasteboardServer: Service, Sendable {
         }
         await ClientConnection(
             channel: connection, store: store, configuration: configuration, logger: logger,
-            daemonName: Self.daemonName, daemonPID: getpid()
+            daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID
         ).run()
     }
 

@@ -3,15 +3,23 @@ import PasteboardTypes
 
 /// All named pasteboards of one daemon, and the watchers of each.
 public actor PasteboardStore {
-    /// The type registry used to describe representations (MIME types) and negotiate.
-    public nonisolated let registry: TypeRegistry
+    private let types: SharedTypeRegistry
     private var pasteboards: [String: NamedPasteboard] = [:]
     private var watchers: [String: [Int: AsyncStream<ItemsReply>.Continuation]] = [:]
     private var nextWatcherID = 0
 
     /// Creates an empty store.
     public init(registry: TypeRegistry) {
-        self.registry = registry
+        self.types = SharedTypeRegistry(registry)
+    }
+
+    /// The type registry used to describe representations (MIME types) and negotiate,
+    /// including the types apps declared.
+    public nonisolated var registry: TypeRegistry { types.current }
+
+    /// Adds an app's type declarations (see `SharedTypeRegistry.declare`).
+    nonisolated func declare(_ declarations: [TypeDeclaration], client: String) throws(ProtocolError) {
+        try types.declare(declarations, client: client)
     }
 
     /// A snapshot of the pasteboard called `name` (empty, change count 0, if never written).
@@ -19,13 +27,18 @@ public actor PasteboardStore {
         pasteboards[name] ?? NamedPasteboard(name: name)
     }
 
-    /// Replaces the items of `name`; returns the new change count.
+    /// Replaces the items of `name` (only if its change count is still `ifChangeCount`, when
+    /// given); returns the change count afterwards. Sources whose promises left the pasteboard
+    /// are told so.
     @discardableResult
-    public func replaceItems(of name: String, with items: [StoredItem]) -> Int {
+    public func replaceItems(of name: String, with items: [StoredItem], ifChangeCount: Int? = nil) -> Int {
         var pasteboard = pasteboard(named: name)
+        if let ifChangeCount, ifChangeCount != pasteboard.changeCount { return pasteboard.changeCount }
+        let old = pasteboard.items
         pasteboard.replaceItems(items)
         pasteboards[name] = pasteboard
         notifyWatchers(of: pasteboard)
+        notifyReleased(old)
         return pasteboard.changeCount
     }
 
@@ -33,6 +46,56 @@ public actor PasteboardStore {
     public func summary(of name: String) -> ItemsReply {
         summary(of: pasteboard(named: name))
     }
+
+    // MARK: - Promises
+
+    /// A promised representation on a pasteboard, as found by `promises(ownedBy:)`.
+    struct OwnedPromise: Sendable {
+        let pasteboard: String
+        let changeCount: Int
+        let item: Int
+        let representation: Int
+        let promise: StoredRepresentation.Promise
+        let type: TypeIdentifier
+        let size: Int?
+    }
+
+    /// Every representation `source` still promises, by pasteboard name, then item, then fidelity.
+    func promises(ownedBy source: SourceConnection) -> [OwnedPromise] {
+        var result: [OwnedPromise] = []
+        for name in pasteboards.keys.sorted() {
+            let pasteboard = pasteboards[name]!
+            for (itemIndex, item) in pasteboard.items.enumerated() {
+                for (index, representation) in item.representations.enumerated() {
+                    guard let promise = representation.promise, promise.owner === source else { continue }
+                    result.append(OwnedPromise(
+                        pasteboard: name, changeCount: pasteboard.changeCount, item: itemIndex, representation: index,
+                        promise: promise, type: representation.type, size: representation.size
+                    ))
+                }
+            }
+        }
+        return result
+    }
+
+    /// Replaces a promise by captured data or by an unavailable marker, if the pasteboard still holds it.
+    func settle(_ owned: OwnedPromise, with content: StoredRepresentation.Content, size: Int?) {
+        guard var pasteboard = pasteboards[owned.pasteboard], pasteboard.changeCount == owned.changeCount,
+              let current = pasteboard.items[owned.item].representations[owned.representation].promise,
+              current.owner === owned.promise.owner, current.id == owned.promise.id
+        else { return }
+        pasteboard.settle(item: owned.item, representation: owned.representation, content: content, size: size)
+        pasteboards[owned.pasteboard] = pasteboard
+    }
+
+    /// `source` is gone: whatever it still promises becomes unavailable, saying why.
+    func sourceGone(_ source: SourceConnection, reason: (OwnedPromise) -> String) {
+        for owned in promises(ownedBy: source) {
+            settle(owned, with: .unavailable(reason(owned)), size: nil)
+        }
+    }
+
+    // MARK: - Watching
 
     /// The current summary of `name`, then a stream of summaries, one per later change, until
     /// the stream is dropped or `stop` is called. Taken atomically: no change is missed or seen twice.
@@ -64,6 +127,20 @@ public actor PasteboardStore {
         guard let continuations = watchers[pasteboard.name], !continuations.isEmpty else { return }
         let reply = summary(of: pasteboard)
         for continuation in continuations.values { continuation.yield(reply) }
+    }
+
+    /// Tells each source whose promises were among `items` that they are gone from the pasteboard.
+    private func notifyReleased(_ items: [StoredItem]) {
+        var bySource: [ObjectIdentifier: (source: SourceConnection, ids: [Int])] = [:]
+        for item in items {
+            for representation in item.representations {
+                guard let promise = representation.promise else { continue }
+                bySource[ObjectIdentifier(promise.owner), default: (promise.owner, [])].ids.append(promise.id)
+            }
+        }
+        for (source, ids) in bySource.values {
+            Task { await source.notifyReleased(ids) }
+        }
     }
 
     private func summary(of pasteboard: NamedPasteboard) -> ItemsReply {

@@ -3,17 +3,22 @@ import PasteboardProtocol
 import PasteboardTypes
 
 /// Serves one `read`: negotiates the representation, announces it, and streams its bytes
-/// under the destination's flow-control credit.
+/// under the destination's flow-control credit with progress reports: from memory, from a
+/// file, or relayed from the live source that promised them.
 struct ReadTransfer: Sendable {
     let request: ReadRequest
     let id: UInt32
-    let window: SendWindow
+    let control: TransferControl
     let store: PasteboardStore
     let writer: FrameWriter
     let chunkLimit: Int
+    /// The loading process (for `own-process` items and the source's information).
+    let destinationPID: Int32
     /// Frees the request id; called just before the terminal frame, so a client that reuses the
     /// id as soon as it sees that frame never finds it still in flight.
     let release: @Sendable () -> Void
+
+    private var window: SendWindow { control.window }
 
     /// Runs the transfer to its terminal frame (the END data frame, or an error).
     func run() async {
@@ -50,6 +55,12 @@ struct ReadTransfer: Sendable {
             )
         }
         let item = pasteboard.items[request.item]
+        if item.visibility == .ownProcess, item.writerPID != destinationPID {
+            throw ProtocolError(
+                .permissionDenied,
+                "item \(request.item) of '\(request.pasteboard)' may be loaded only by the process that wrote it (pid \(item.writerPID.map(String.init) ?? "?"))"
+            )
+        }
         let types = item.representations.map(\.type)
         guard let index = registry.chooseRepresentation(among: types, accepting: accepted) else {
             throw ProtocolError(
@@ -58,26 +69,138 @@ struct ReadTransfer: Sendable {
             )
         }
         let representation = item.representations[index]
-        try await writer.send(
+        func header(size: Int?, path: String? = nil) -> Message {
             .representation(RepresentationHeader(
                 changeCount: pasteboard.changeCount, item: request.item, index: index,
-                type: representation.type.rawValue, size: representation.size,
-                mimeType: registry.preferredMIMEType(for: representation.type)
-            )),
-            on: id
-        )
+                type: representation.type.rawValue, size: size,
+                mimeType: registry.preferredMIMEType(for: representation.type), path: path
+            ))
+        }
         switch representation.content {
         case .data(let chunks):
-            for chunk in chunks {
-                var remaining = chunk
-                while remaining.readableBytes > 0 {
-                    let allowed = try await window.acquire(upTo: min(remaining.readableBytes, chunkLimit))
-                    try await writer.sendData(remaining.readSlice(length: allowed)!, on: id, end: false)
-                }
+            try await writer.send(header(size: representation.size), on: id)
+            var stream = OutgoingStream(transfer: self, total: representation.size)
+            for chunk in chunks { try await stream.forward(chunk) }
+            try await stream.finish()
+        case .file(let path, let openInPlace):
+            if openInPlace, request.openInPlace == true {
+                try await writer.send(header(size: representation.size, path: path), on: id)
+                release()
+                try await writer.sendData(ByteBuffer(), on: id, end: true)
+                return
             }
+            try await streamFile(path) { size in try await writer.send(header(size: size), on: id) }
+        case .promise(let promise):
+            try await relay(promise, type: representation.type, declaredSize: representation.size) { size in
+                try await writer.send(header(size: size), on: id)
+            }
+        case .unavailable(let reason):
+            throw ProtocolError(.sourceUnavailable, reason)
         }
-        try Task.checkCancellation()
-        release()
-        try await writer.sendData(ByteBuffer(), on: id, end: true)
+    }
+
+    /// Streams a file the daemon reads itself, a chunk at a time.
+    private func streamFile(_ path: String, header: (Int) async throws -> Void) async throws {
+        let file = try await FileSource(path: path)
+        try await header(file.size)
+        var stream = OutgoingStream(transfer: self, total: file.size)
+        while true {
+            let chunk = try await file.read(at: stream.completed, count: chunkLimit)
+            if chunk.readableBytes == 0 { break }
+            try await stream.forward(chunk)
+        }
+        if stream.completed != file.size {
+            throw ProtocolError(.sourceUnavailable, "\(path) changed size while it was read (\(file.size) bytes, then \(stream.completed))")
+        }
+        try await stream.finish()
+    }
+
+    /// Asks the promise's source for the bytes and forwards them as they arrive.
+    private func relay(_ promise: StoredRepresentation.Promise, type: TypeIdentifier, declaredSize: Int?,
+                       header: (Int?) async throws -> Void) async throws {
+        let source = promise.owner
+        let relay = try await source.produce(ProduceRequest(
+            promise: promise.id, pasteboard: request.pasteboard, item: request.item,
+            type: type.rawValue, destinationPID: destinationPID
+        ))
+        control.attach(relay)
+        do {
+            var size = declaredSize
+            var event = try await relay.next()
+            if case .size(let bytes) = event {
+                if let size, size != bytes {
+                    throw ProtocolError(.sourceUnavailable, "\(source) declared \(bytes) bytes of \(type) after promising \(size)")
+                }
+                size = bytes
+                event = try await relay.next()
+            }
+            try await header(size)
+            var stream = OutgoingStream(transfer: self, total: size, source: (source, relay))
+            loop: while true {
+                switch event {
+                case .data(let chunk):
+                    try await stream.forward(chunk)
+                    if let size, stream.completed > size {
+                        throw ProtocolError(.sourceUnavailable, "\(source) produced more than the \(size) bytes it declared for \(type)")
+                    }
+                    if let credit = relay.consumed(chunk.readableBytes) { await source.grant(credit, to: relay) }
+                case .end:
+                    break loop
+                case .size:
+                    throw ProtocolError(.sourceUnavailable, "\(source) declared the size of \(type) twice")
+                }
+                event = try await relay.next()
+            }
+            if let size, stream.completed != size {
+                throw ProtocolError(.sourceUnavailable, "\(source) produced \(stream.completed) of the \(size) bytes it declared for \(type)")
+            }
+            try await stream.finish {
+                await source.finish(relay, with: .ok(OK()))
+            }
+        } catch {
+            let reason = (error as? ProtocolError)?.message ?? "the destination went away"
+            await source.finish(relay, with: .error(ProtocolError(.cancelled, "the load stopped: \(reason)")))
+            throw error
+        }
+    }
+
+    /// The destination side of a load: data frames under credit, and throttled progress to the
+    /// destination (and to the source, when there is one).
+    private struct OutgoingStream {
+        let transfer: ReadTransfer
+        var throttle: ProgressThrottle
+        var source: (connection: SourceConnection, relay: Relay)?
+        private(set) var completed = 0
+
+        init(transfer: ReadTransfer, total: Int?, source: (SourceConnection, Relay)? = nil) {
+            self.transfer = transfer
+            self.throttle = ProgressThrottle(total: total)
+            self.source = source
+        }
+
+        mutating func forward(_ chunk: ByteBuffer) async throws {
+            var remaining = chunk
+            while remaining.readableBytes > 0 {
+                let allowed = try await transfer.window.acquire(upTo: min(remaining.readableBytes, transfer.chunkLimit))
+                try await transfer.writer.sendData(remaining.readSlice(length: allowed)!, on: transfer.id, end: false)
+            }
+            completed += chunk.readableBytes
+            if throttle.shouldReport(completed) { try await report() }
+        }
+
+        /// Sends the final progress, runs `beforeEnd`, frees the id and sends the END frame.
+        func finish(beforeEnd: () async -> Void = {}) async throws {
+            try Task.checkCancellation()
+            try await report()
+            await beforeEnd()
+            transfer.release()
+            try await transfer.writer.sendData(ByteBuffer(), on: transfer.id, end: true)
+        }
+
+        private func report() async throws {
+            let progress = throttle.report(completed)
+            try await transfer.writer.send(.progress(progress), on: transfer.id)
+            if let source { await source.connection.report(progress, to: source.relay) }
+        }
     }
 }

@@ -5,12 +5,27 @@ import PasteboardTypes
 /// One representation of an item as the daemon holds it.
 ///
 /// Eager data is kept as the chunks it arrived in, so storing and serving never copies or
-/// reallocates bulk bytes. (Lazy promises, served by the live source, are a later content kind.)
+/// reallocates bulk bytes. A promise is produced by its live source at load time; a file is
+/// read from disk at load time.
 public struct StoredRepresentation: Sendable {
     /// Where the bytes come from.
     public enum Content: Sendable {
         /// Bytes the daemon holds, in arrival order.
         case data([ByteBuffer])
+        /// Bytes the owning source produces when a destination loads them.
+        case promise(Promise)
+        /// Bytes of a file the daemon reads at load time; `openInPlace` lets a destination take the path.
+        case file(path: String, openInPlace: Bool)
+        /// The bytes can no longer be had (their source is gone); the reason says why.
+        case unavailable(String)
+    }
+
+    /// A representation a live source promised.
+    public struct Promise: Sendable {
+        /// The connection that produces it.
+        public let owner: SourceConnection
+        /// The source's own number for it.
+        public let id: Int
     }
 
     /// The representation's type.
@@ -26,6 +41,19 @@ public struct StoredRepresentation: Sendable {
         self.content = .data(chunks)
         self.size = chunks.reduce(0) { $0 + $1.readableBytes }
     }
+
+    /// A representation whose bytes come from `content`.
+    public init(type: TypeIdentifier, content: Content, size: Int?) {
+        self.type = type
+        self.content = content
+        self.size = size
+    }
+
+    /// The promise behind this representation, while it is one.
+    var promise: Promise? {
+        if case .promise(let promise) = content { return promise }
+        return nil
+    }
 }
 
 /// One item on a pasteboard: representations in fidelity order, best first.
@@ -34,20 +62,39 @@ public struct StoredItem: Sendable {
     public var representations: [StoredRepresentation]
     /// A file name a destination may use.
     public var suggestedName: String?
+    /// Who may load the representations.
+    public var visibility: ItemVisibility
+    /// The process that wrote the item (for `own-process` visibility).
+    public var writerPID: Int32?
 
     /// Creates an item.
-    public init(representations: [StoredRepresentation], suggestedName: String? = nil) {
+    public init(
+        representations: [StoredRepresentation], suggestedName: String? = nil,
+        visibility: ItemVisibility = .all, writerPID: Int32? = nil
+    ) {
         self.representations = representations
         self.suggestedName = suggestedName
+        self.visibility = visibility
+        self.writerPID = writerPID
     }
 
     /// The wire description of this item, with MIME types from `registry`.
     public func info(registry: TypeRegistry) -> ItemInfo {
         ItemInfo(
-            representations: representations.map {
-                RepresentationInfo(type: $0.type.rawValue, size: $0.size, mimeType: registry.preferredMIMEType(for: $0.type))
+            representations: representations.map { representation in
+                var info = RepresentationInfo(
+                    type: representation.type.rawValue, size: representation.size,
+                    mimeType: registry.preferredMIMEType(for: representation.type)
+                )
+                switch representation.content {
+                case .data, .file: break
+                case .promise: info.lazy = true
+                case .unavailable: info.unavailable = true
+                }
+                return info
             },
-            suggestedName: suggestedName
+            suggestedName: suggestedName,
+            visibility: visibility == .all ? nil : visibility
         )
     }
 }

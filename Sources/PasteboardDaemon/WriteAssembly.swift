@@ -1,24 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
 
 /// Collects the data frames of one `write` request into items, checking limits as bytes arrive.
+/// Promised and file representations carry no data frames; only eager ones are waited for.
 /// A class: it lives in the connection's table while bytes arrive and is updated in place.
 final class WriteAssembly {
     let pasteboard: String
     private let declared: [ItemInfo]
     private let types: [[TypeIdentifier]]
     private let maxRepresentationSize: Int
+    private let source: SourceConnection
     private(set) var window: ReceiveWindow
-    private var itemIndex = 0
-    private var representationIndex = 0
+    /// Positions (item, representation) of the eager representations, in the order their bytes arrive.
+    private let eager: [(item: Int, representation: Int)]
+    private var eagerIndex = 0
     private var chunks: [ByteBuffer] = []
     private var receivedInRepresentation = 0
-    private var finishedItems: [StoredItem] = []
-    private var finishedRepresentations: [StoredRepresentation] = []
+    private var received: [[ByteBuffer]] = []
 
     /// Validates the request; throws the error to answer it with.
-    init(_ request: WriteRequest, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
+    init(_ request: WriteRequest, source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
@@ -26,12 +33,15 @@ final class WriteAssembly {
             throw ProtocolError(.tooLarge, "\(request.items.count) items exceed the limit of \(configuration.maxItemsPerPasteboard) per pasteboard")
         }
         var types: [[TypeIdentifier]] = []
+        var eager: [(item: Int, representation: Int)] = []
+        var promises = Set<Int>()
+        var items = request.items
         for (itemIndex, item) in request.items.enumerated() {
             if item.representations.isEmpty {
                 throw ProtocolError(.invalidArgument, "item \(itemIndex) has no representations")
             }
             var itemTypes: [TypeIdentifier] = []
-            for representation in item.representations {
+            for (index, representation) in item.representations.enumerated() {
                 guard let type = registry.resolve(representation.type) ?? TypeIdentifier.wellFormed(representation.type) else {
                     throw ProtocolError(.unknownType, "'\(representation.type)' is not a type identifier or MIME type")
                 }
@@ -41,8 +51,23 @@ final class WriteAssembly {
                 if let size = representation.size, size < 0 {
                     throw ProtocolError(.invalidArgument, "\(type) declares a negative size")
                 }
-                if let size = representation.size, size > configuration.maxRepresentationSize {
-                    throw ProtocolError(.tooLarge, "\(type) of \(size) bytes exceeds the daemon's limit of \(configuration.maxRepresentationSize) bytes")
+                if representation.promise != nil, representation.file != nil {
+                    throw ProtocolError(.invalidArgument, "\(type) is both a promise and a file")
+                }
+                if representation.openInPlace == true, representation.file == nil {
+                    throw ProtocolError(.invalidArgument, "\(type) asks to be opened in place but is not a file")
+                }
+                if let promise = representation.promise {
+                    if !promises.insert(promise).inserted {
+                        throw ProtocolError(.invalidArgument, "promise \(promise) is given twice")
+                    }
+                } else if let path = representation.file {
+                    items[itemIndex].representations[index].size = try Self.fileSize(path, type: type)
+                } else {
+                    if let size = representation.size, size > configuration.maxRepresentationSize {
+                        throw ProtocolError(.tooLarge, "\(type) of \(size) bytes exceeds the daemon's limit of \(configuration.maxRepresentationSize) bytes")
+                    }
+                    eager.append((itemIndex, index))
                 }
                 itemTypes.append(type)
             }
@@ -52,9 +77,10 @@ final class WriteAssembly {
         let summary = ItemsReply(pasteboard: request.pasteboard, changeCount: Int.max, items: zip(request.items, types).map { item, types in
             ItemInfo(
                 representations: types.map {
-                    RepresentationInfo(type: $0.rawValue, size: Int.max, mimeType: registry.preferredMIMEType(for: $0))
+                    RepresentationInfo(type: $0.rawValue, size: Int.max, mimeType: registry.preferredMIMEType(for: $0), unavailable: true)
                 },
-                suggestedName: item.suggestedName
+                suggestedName: item.suggestedName,
+                visibility: item.visibility
             )
         })
         let summaryLength = MessageCodec.encode(.items(summary)).readableBytes + ProtocolLimits.headerLength
@@ -65,46 +91,81 @@ final class WriteAssembly {
             )
         }
         self.pasteboard = request.pasteboard
-        self.declared = request.items
+        self.declared = items
         self.types = types
+        self.eager = eager
+        self.source = source
         self.maxRepresentationSize = configuration.maxRepresentationSize
         self.window = ReceiveWindow(window: configuration.window)
     }
 
-    /// True when every representation's bytes have arrived.
-    var isComplete: Bool { itemIndex == declared.count }
+    /// True when every eager representation's bytes have arrived.
+    var isComplete: Bool { eagerIndex == eager.count }
 
     /// The assembled items, once complete.
-    var items: [StoredItem] { finishedItems }
+    var items: [StoredItem] {
+        var next = received.makeIterator()
+        return declared.enumerated().map { itemIndex, item in
+            StoredItem(
+                representations: item.representations.enumerated().map { index, info in
+                    let type = types[itemIndex][index]
+                    if let promise = info.promise {
+                        return StoredRepresentation(type: type, content: .promise(.init(owner: source, id: promise)), size: info.size)
+                    }
+                    if let path = info.file {
+                        return StoredRepresentation(type: type, content: .file(path: path, openInPlace: info.openInPlace ?? false), size: info.size)
+                    }
+                    return StoredRepresentation(type: type, chunks: next.next()!)
+                },
+                suggestedName: item.suggestedName,
+                visibility: item.visibility ?? .all,
+                writerPID: source.pid
+            )
+        }
+    }
 
     /// Takes one data frame; returns credit to grant. Throws the error that fails the request.
     func receive(_ frame: Frame) throws(ProtocolError) -> Int? {
         let bytes = frame.payload.readableBytes
         try window.receive(bytes)
+        guard eagerIndex < eager.count else {
+            throw ProtocolError(.invalidArgument, "data arrived after the last eager representation")
+        }
+        let position = eager[eagerIndex]
+        let type = types[position.item][position.representation]
         receivedInRepresentation += bytes
-        let type = types[itemIndex][representationIndex]
         if receivedInRepresentation > maxRepresentationSize {
             throw ProtocolError(.tooLarge, "\(type) exceeds the daemon's limit of \(maxRepresentationSize) bytes")
         }
         if bytes > 0 { chunks.append(frame.payload) }
-        if frame.isEnd { try finishRepresentation(type) }
+        if frame.isEnd {
+            let declaredSize = declared[position.item].representations[position.representation].size
+            if let declaredSize, declaredSize != receivedInRepresentation {
+                throw ProtocolError(.invalidArgument, "\(type) declared \(declaredSize) bytes but \(receivedInRepresentation) arrived")
+            }
+            received.append(chunks)
+            chunks = []
+            receivedInRepresentation = 0
+            eagerIndex += 1
+        }
         return window.consume(bytes)
     }
 
-    private func finishRepresentation(_ type: TypeIdentifier) throws(ProtocolError) {
-        let declaredSize = declared[itemIndex].representations[representationIndex].size
-        if let declaredSize, declaredSize != receivedInRepresentation {
-            throw ProtocolError(.invalidArgument, "\(type) declared \(declaredSize) bytes but \(receivedInRepresentation) arrived")
+    /// The size of a file representation's file; throws `invalid-argument` when it is no readable regular file.
+    private static func fileSize(_ path: String, type: TypeIdentifier) throws(ProtocolError) -> Int {
+        guard path.hasPrefix("/") else {
+            throw ProtocolError(.invalidArgument, "the file of \(type) must be an absolute path, not '\(path)'")
         }
-        finishedRepresentations.append(StoredRepresentation(type: type, chunks: chunks))
-        chunks = []
-        receivedInRepresentation = 0
-        representationIndex += 1
-        if representationIndex == types[itemIndex].count {
-            finishedItems.append(StoredItem(representations: finishedRepresentations, suggestedName: declared[itemIndex].suggestedName))
-            finishedRepresentations = []
-            representationIndex = 0
-            itemIndex += 1
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(String(cString: strerror(errno)))")
         }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): not a regular file")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(String(cString: strerror(errno)))")
+        }
+        return Int(info.st_size)
     }
 }

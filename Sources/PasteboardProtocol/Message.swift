@@ -1,3 +1,5 @@
+import PasteboardTypes
+
 /// Control messages of protocol v1. On the wire each is one JSON object whose `op` member
 /// names the case and whose other members are the payload's fields (see pasteboard-protocol(7)).
 public enum Message: Sendable, Equatable {
@@ -19,8 +21,8 @@ public enum Message: Sendable, Equatable {
     case list(PasteboardRequest)
     /// Daemon → client: the answer to `list`. Terminal.
     case items(ItemsReply)
-    /// Client → daemon: remove every item from a pasteboard.
-    case clear(PasteboardRequest)
+    /// Client → daemon: remove every item from a pasteboard (only if still at a given change count, when one is given).
+    case clear(ClearRequest)
     /// Client → daemon: report every change of a pasteboard until cancelled.
     case watch(PasteboardRequest)
     /// Daemon → client: a watched pasteboard changed.
@@ -29,6 +31,18 @@ public enum Message: Sendable, Equatable {
     case credit(Credit)
     /// Client → daemon: stop the request; answered by `error` with code `cancelled` unless it already ended.
     case cancel
+    /// Daemon → client: how far a load has come (on a `read`, and on the source's `produce`).
+    case progress(ProgressReport)
+    /// Client → daemon: add the app's own type declarations to the daemon's registry.
+    case declare(DeclareRequest)
+    /// Daemon → source, on a daemon request id: produce the bytes of one promised representation.
+    case produce(ProduceRequest)
+    /// Source → daemon, on a `produce`: the total byte count, before the first data frame (optional).
+    case size(SizeDeclaration)
+    /// Daemon → source, on a daemon request id, a notification: these promises are no longer on any pasteboard.
+    case released(Released)
+    /// Client → daemon: the client is about to disconnect; capture its promised data (within the budget), then answer `ok`.
+    case relinquish
 
     /// The `op` member's value for this message.
     public var op: String {
@@ -47,6 +61,12 @@ public enum Message: Sendable, Equatable {
         case .changed: "changed"
         case .credit: "credit"
         case .cancel: "cancel"
+        case .progress: "progress"
+        case .declare: "declare"
+        case .produce: "produce"
+        case .size: "size"
+        case .released: "released"
+        case .relinquish: "relinquish"
         }
     }
 }
@@ -97,6 +117,10 @@ public struct OK: Sendable, Equatable, Codable {
 }
 
 /// A representation as described on the wire: its type and, when known, its size.
+///
+/// In a `write`, a representation is eager (its bytes follow as data frames), a promise
+/// (`promise` set: the writer produces the bytes when a destination loads them), or a file
+/// (`file` set: the daemon reads the file when a destination loads it).
 public struct RepresentationInfo: Sendable, Equatable, Codable {
     /// A type identifier (UTI such as `public.png`, or `dyn.mime.<mime>`).
     public var type: String
@@ -104,12 +128,38 @@ public struct RepresentationInfo: Sendable, Equatable, Codable {
     public var size: Int?
     /// The type's preferred MIME type, filled in by the daemon in `items`/`changed`.
     public var mimeType: String?
+    /// In a `write`: the writer's own number for a promised representation, echoed in `produce`.
+    public var promise: Int?
+    /// In a `write`: an absolute path the daemon streams the bytes from at load time.
+    public var file: String?
+    /// In a `write` with `file`: a destination that asks may get the path instead of a copy.
+    public var openInPlace: Bool?
+    /// In `items`/`changed`: true when the bytes are produced by a live source at load time.
+    public var lazy: Bool?
+    /// In `items`/`changed`: true when the representation can no longer be loaded (its source is gone).
+    public var unavailable: Bool?
 
-    public init(type: String, size: Int? = nil, mimeType: String? = nil) {
+    public init(
+        type: String, size: Int? = nil, mimeType: String? = nil, promise: Int? = nil,
+        file: String? = nil, openInPlace: Bool? = nil, lazy: Bool? = nil, unavailable: Bool? = nil
+    ) {
         self.type = type
         self.size = size
         self.mimeType = mimeType
+        self.promise = promise
+        self.file = file
+        self.openInPlace = openInPlace
+        self.lazy = lazy
+        self.unavailable = unavailable
     }
+}
+
+/// Who may load an item's representations.
+public enum ItemVisibility: String, Sendable, Equatable, Codable {
+    /// Any process of the user.
+    case all
+    /// Only the process that wrote the item.
+    case ownProcess = "own-process"
 }
 
 /// An item as described on the wire: its representations in fidelity order (best first).
@@ -117,10 +167,13 @@ public struct ItemInfo: Sendable, Equatable, Codable {
     public var representations: [RepresentationInfo]
     /// A file name a destination may use when saving the item.
     public var suggestedName: String?
+    /// Who may load the item; absent means `all`.
+    public var visibility: ItemVisibility?
 
-    public init(representations: [RepresentationInfo], suggestedName: String? = nil) {
+    public init(representations: [RepresentationInfo], suggestedName: String? = nil, visibility: ItemVisibility? = nil) {
         self.representations = representations
         self.suggestedName = suggestedName
+        self.visibility = visibility
     }
 }
 
@@ -144,11 +197,14 @@ public struct ReadRequest: Sendable, Equatable, Codable {
     public var item: Int
     /// UTIs or MIME types, most preferred first; empty means the item's first representation.
     public var accept: [String]
+    /// The destination takes a path instead of the bytes when the source allows opening in place.
+    public var openInPlace: Bool?
 
-    public init(pasteboard: String, item: Int = 0, accept: [String] = []) {
+    public init(pasteboard: String, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil) {
         self.pasteboard = pasteboard
         self.item = item
         self.accept = accept
+        self.openInPlace = openInPlace
     }
 }
 
@@ -166,18 +222,34 @@ public struct RepresentationHeader: Sendable, Equatable, Codable {
     public var size: Int?
     /// Its preferred MIME type when it has one.
     public var mimeType: String?
+    /// Set when the file is opened in place: the destination reads this path; no data frames
+    /// carry bytes (only the empty END frame follows).
+    public var path: String?
 
-    public init(changeCount: Int, item: Int, index: Int, type: String, size: Int?, mimeType: String?) {
+    public init(changeCount: Int, item: Int, index: Int, type: String, size: Int?, mimeType: String?, path: String? = nil) {
         self.changeCount = changeCount
         self.item = item
         self.index = index
         self.type = type
         self.size = size
         self.mimeType = mimeType
+        self.path = path
     }
 }
 
-/// `list`, `clear`, `watch`: a request that names only a pasteboard.
+/// `clear`: the pasteboard, and optionally the change count it must still have.
+public struct ClearRequest: Sendable, Equatable, Codable {
+    public var pasteboard: String
+    /// When set, the pasteboard is cleared only if its change count is still this value;
+    /// otherwise nothing changes and `ok` carries the current change count.
+    public var ifChangeCount: Int?
+    public init(pasteboard: String, ifChangeCount: Int? = nil) {
+        self.pasteboard = pasteboard
+        self.ifChangeCount = ifChangeCount
+    }
+}
+
+/// `list`, `watch`: a request that names only a pasteboard.
 public struct PasteboardRequest: Sendable, Equatable, Codable {
     public var pasteboard: String
     public init(pasteboard: String) { self.pasteboard = pasteboard }
@@ -200,4 +272,59 @@ public struct ItemsReply: Sendable, Equatable, Codable {
 public struct Credit: Sendable, Equatable, Codable {
     public var bytes: Int
     public init(bytes: Int) { self.bytes = bytes }
+}
+
+/// `progress`: bytes delivered so far of one load.
+public struct ProgressReport: Sendable, Equatable, Codable {
+    /// Bytes delivered to the destination so far.
+    public var completed: Int
+    /// The total byte count, when known.
+    public var total: Int?
+    public init(completed: Int, total: Int?) {
+        self.completed = completed
+        self.total = total
+    }
+}
+
+/// `declare`: type declarations an app brings with it (the format of pasteboard-types(5)).
+public struct DeclareRequest: Sendable, Equatable, Codable {
+    public var types: [TypeDeclaration]
+    public init(types: [TypeDeclaration]) { self.types = types }
+}
+
+/// `produce`: which promised representation the daemon needs, and why.
+public struct ProduceRequest: Sendable, Equatable, Codable {
+    /// The number the source gave the promise in its `write`.
+    public var promise: Int
+    /// The pasteboard holding the item.
+    public var pasteboard: String
+    /// The item's index on it.
+    public var item: Int
+    /// The representation's type.
+    public var type: String
+    /// True when the daemon captures the data because the source relinquishes its promises.
+    public var capture: Bool?
+    /// The loading process's id, when a destination loads (informational).
+    public var destinationPID: Int32?
+
+    public init(promise: Int, pasteboard: String, item: Int, type: String, capture: Bool? = nil, destinationPID: Int32? = nil) {
+        self.promise = promise
+        self.pasteboard = pasteboard
+        self.item = item
+        self.type = type
+        self.capture = capture
+        self.destinationPID = destinationPID
+    }
+}
+
+/// `size`: the byte count a source will produce.
+public struct SizeDeclaration: Sendable, Equatable, Codable {
+    public var bytes: Int
+    public init(bytes: Int) { self.bytes = bytes }
+}
+
+/// `released`: promises of this connection that left every pasteboard (replaced or cleared).
+public struct Released: Sendable, Equatable, Codable {
+    public var promises: [Int]
+    public init(promises: [Int]) { self.promises = promises }
 }

@@ -28,6 +28,8 @@ public enum MessageCodec {
             throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))' has the wrong type")
         } catch let DecodingError.valueNotFound(_, context) {
             throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))' is null")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))': \(context.debugDescription)")
         } catch {
             throw ProtocolError(.malformedMessage, "payload is not a JSON object")
         }
@@ -66,11 +68,17 @@ extension Message: Codable {
         case "representation": self = .representation(try RepresentationHeader(from: decoder))
         case "list": self = .list(try PasteboardRequest(from: decoder))
         case "items": self = .items(try ItemsReply(from: decoder))
-        case "clear": self = .clear(try PasteboardRequest(from: decoder))
+        case "clear": self = .clear(try ClearRequest(from: decoder))
         case "watch": self = .watch(try PasteboardRequest(from: decoder))
         case "changed": self = .changed(try ItemsReply(from: decoder))
         case "credit": self = .credit(try Credit(from: decoder))
         case "cancel": self = .cancel
+        case "progress": self = .progress(try ProgressReport(from: decoder))
+        case "declare": self = .declare(try DeclareRequest(from: decoder))
+        case "produce": self = .produce(try ProduceRequest(from: decoder))
+        case "size": self = .size(try SizeDeclaration(from: decoder))
+        case "released": self = .released(try Released(from: decoder))
+        case "relinquish": self = .relinquish
         default: throw ProtocolError(.unknownMessage, "unknown message op '\(type)'")
         }
     }
@@ -86,10 +94,16 @@ extension Message: Codable {
         case .write(let value): try value.encode(to: encoder)
         case .read(let value): try value.encode(to: encoder)
         case .representation(let value): try value.encode(to: encoder)
-        case .list(let value), .clear(let value), .watch(let value): try value.encode(to: encoder)
+        case .list(let value), .watch(let value): try value.encode(to: encoder)
+        case .clear(let value): try value.encode(to: encoder)
         case .items(let value), .changed(let value): try value.encode(to: encoder)
         case .credit(let value): try value.encode(to: encoder)
-        case .cancel: break
+        case .progress(let value): try value.encode(to: encoder)
+        case .declare(let value): try value.encode(to: encoder)
+        case .produce(let value): try value.encode(to: encoder)
+        case .size(let value): try value.encode(to: encoder)
+        case .released(let value): try value.encode(to: encoder)
+        case .cancel, .relinquish: break
         }
     }
 }

@@ -7,10 +7,15 @@ enum ExitStatus {
     static let failure: Int32 = 1
     static let usage: Int32 = 2
     static let unreachable: Int32 = 3
+    /// Interrupted by SIGINT/SIGTERM (128 + SIGINT, as shells report it).
+    static let interrupted: Int32 = 130
 
     /// Prints `error` (or help) as the user should see it and returns the exit code.
     static func finish(_ error: any Error) -> Int32 {
         switch error {
+        case is CancellationError:
+            Output.printError("pb: cancelled")
+            return interrupted
         case let error as CLIError:
             if !error.message.isEmpty { Output.printError("pb: \(error.message)") }
             return error.status

@@ -42,6 +42,23 @@ enum Input {
         return try readAll(fd: fd, describe: path)
     }
 
+    /// The size and first `count` bytes of the regular file at `path` (for `copy --lazy`, which
+    /// reads the rest only when a destination loads it).
+    static func peekFile(_ path: String, count: Int) throws(CLIError) -> (size: Int, prefix: [UInt8]) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .failure("cannot copy \(path) lazily: it is not a regular file")
+        }
+        var prefix = [UInt8](repeating: 0, count: count)
+        let got = prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress, count) }
+        guard got >= 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        return (Int(info.st_size), Array(prefix.prefix(got)))
+    }
+
     /// The first `count` bytes across `chunks`.
     static func prefix(of chunks: [ByteBuffer], count: Int) -> [UInt8] {
         var result: [UInt8] = []

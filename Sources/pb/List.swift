@@ -5,7 +5,11 @@ import PasteboardProtocol
 /// `pb list`: the change count and every item's representations.
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show a pasteboard's change count and each item's representations (type, MIME type, size)."
+        abstract: "Show a pasteboard's change count and each item's representations (type, MIME type, size).",
+        discussion: """
+            A representation marked (lazy) is produced by its live source when loaded; one marked \
+            (unavailable) lost its source before the data was handed over.
+            """
     )
 
     @OptionGroup var options: PasteboardOptions
@@ -25,7 +29,8 @@ struct List: AsyncParsableCommand {
             try Output.printLine("item \(index)" + (item.suggestedName.map { ": \($0)" } ?? ""))
             for representation in item.representations {
                 let size = representation.size.map { "\($0) bytes" } ?? "size unknown"
-                try Output.printLine("  \(representation.type)  \(representation.mimeType ?? "-")  \(size)")
+                let state = representation.unavailable == true ? "  (unavailable)" : representation.lazy == true ? "  (lazy)" : ""
+                try Output.printLine("  \(representation.type)  \(representation.mimeType ?? "-")  \(size)\(state)")
             }
         }
     }

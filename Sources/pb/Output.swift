@@ -37,6 +37,11 @@ enum Output {
         try write(ByteBuffer(string: line + "\n"), to: 1)
     }
 
+    /// Writes text to stderr as is (no newline added).
+    static func writeError(_ text: String) {
+        _ = try? write(ByteBuffer(string: text), to: 2)
+    }
+
     /// Prints a line to stderr.
     static func printError(_ line: String) {
         _ = try? write(ByteBuffer(string: line.hasSuffix("\n") ? line : line + "\n"), to: 2)

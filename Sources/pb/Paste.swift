@@ -27,18 +27,31 @@ struct Paste: AsyncParsableCommand {
             help: ArgumentHelp("Write to this file (through a temporary file and a rename) instead of stdout.", valueName: "path"))
     var output: String?
 
+    @Flag(name: .customLong("progress"), help: "Print 'progress COMPLETED TOTAL' lines on stderr.")
+    var progressLines = false
+
+    @Flag(name: .customLong("no-progress"), help: "Print no progress, not even a bar on a terminal.")
+    var noProgress = false
+
     func validate() throws {
         if item < 0 { throw ValidationError("--item must be 0 or more") }
+        if progressLines && noProgress { throw ValidationError("give --progress or --no-progress, not both") }
     }
 
     func run() async throws {
         let accepted = try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
-        try await options.withPasteboard { pasteboard in
-            try await pasteboard.load(item: item, accepting: accepted) { chunk in
-                if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+        let display = ProgressDisplay(mode: ProgressDisplay.mode(lines: progressLines, none: noProgress))
+        let options = options
+        let item = item
+        try await Signals.cancellingOnInterrupt {
+            defer { display.finish() }
+            try await options.withPasteboard { pasteboard in
+                try await pasteboard.load(item: item, accepting: accepted, progress: display.update) { chunk in
+                    if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+                }
             }
+            try file?.commit()
         }
-        try file?.commit()
     }
 }

@@ -1,0 +1,166 @@
+import NIOCore
+import PasteboardProtocol
+import Synchronization
+
+/// The promised representations a connection has put on pasteboards, and the serving of the
+/// daemon's `produce` requests for them: each runs its load handler in a task, streams the
+/// bytes under credit, and tells the handler's observer how the load went.
+final class PromiseServer: Sendable {
+    struct Promise: Sendable {
+        let handler: ItemProvider.LoadHandler
+        let observer: (@Sendable (SourceEvent) -> Void)?
+    }
+
+    private struct State {
+        var promises: [Int: Promise] = [:]
+        var nextPromise = 1
+        var tasks: [UInt32: Task<Void, Never>] = [:]
+        var releaseWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Keeps `promise` until the daemon releases it; returns its number for the `write`.
+    func register(_ promise: Promise) -> Int {
+        state.withLock { state in
+            let number = state.nextPromise
+            state.nextPromise += 1
+            state.promises[number] = promise
+            return number
+        }
+    }
+
+    /// True while any promise of this connection is on a pasteboard.
+    var hasPromises: Bool { state.withLock { !$0.promises.isEmpty } }
+
+    /// The daemon no longer needs these promises.
+    func release(_ numbers: [Int]) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            for number in numbers { state.promises[number] = nil }
+            guard state.promises.isEmpty else { return [] }
+            defer { state.releaseWaiters = [:] }
+            return Array(state.releaseWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once no promise of this connection is on any pasteboard (at once if none is), or
+    /// when the task is cancelled.
+    func waitUntilReleased() async {
+        let number = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.promises.isEmpty || Task.isCancelled { return true }
+                    state.releaseWaiters[number] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.releaseWaiters.removeValue(forKey: number) }?.resume()
+        }
+    }
+
+    /// Wakes every waiter (the connection is closing).
+    func wakeAll() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.releaseWaiters = [:] }
+            return Array(state.releaseWaiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Serves one `produce` on daemon request `id`; `frames` carries the daemon's later frames
+    /// on that id (credit is already routed to `window`).
+    func serve(_ request: ProduceRequest, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>,
+               window: SendWindow, connection: PasteboardConnection) {
+        let promise = state.withLock { $0.promises[request.promise] }
+        let task = Task {
+            defer {
+                connection.closeRequest(id)
+                _ = self.state.withLock { $0.tasks.removeValue(forKey: id) }
+            }
+            guard let promise else {
+                try? await connection.send(.error(ProtocolError(.sourceUnavailable, "this client no longer holds promise \(request.promise)")), on: id)
+                return
+            }
+            let writer = RepresentationWriter(request: request, connection: connection, id: id, window: window)
+            let outcome = await Self.run(promise, writer: writer, frames: frames, window: window, connection: connection, id: id)
+            promise.observer?(outcome)
+        }
+        state.withLock { $0.tasks[id] = task }
+    }
+
+    private enum Step: Sendable {
+        case produced
+        case handlerFailed(String)
+        case daemon(SourceEvent)
+    }
+
+    private static func run(
+        _ promise: Promise, writer: RepresentationWriter, frames: AsyncThrowingStream<Frame, any Error>,
+        window: SendWindow, connection: PasteboardConnection, id: UInt32
+    ) async -> SourceEvent {
+        await withTaskGroup(of: Step.self) { group in
+            group.addTask {
+                do {
+                    try await promise.handler(writer)
+                    try await writer.finish()
+                    return .produced
+                } catch is CancellationError {
+                    return .daemon(.cancelled)
+                } catch {
+                    return .handlerFailed("\(error)")
+                }
+            }
+            group.addTask {
+                do {
+                    for try await frame in frames where frame.kind == .message {
+                        switch try frame.decodeMessage() {
+                        case .progress(let report):
+                            promise.observer?(.progress(LoadProgress(completed: report.completed, total: report.total)))
+                        case .ok:
+                            return .daemon(.delivered)
+                        case .error(let error):
+                            return .daemon(error.code == .cancelled ? .cancelled : .failed(error.message))
+                        default:
+                            continue
+                        }
+                    }
+                    return .daemon(.failed("the connection to pasteboardd closed"))
+                } catch {
+                    return .daemon(.failed("\(error)"))
+                }
+            }
+            var produced = false
+            while let step = await group.next() {
+                switch step {
+                case .produced:
+                    produced = true  // now wait for the daemon's verdict
+                case .handlerFailed(let message):
+                    group.cancelAll()
+                    try? await connection.send(.error(ProtocolError(.sourceUnavailable, message)), on: id)
+                    return .failed(message)
+                case .daemon(let event):
+                    // The daemon ended the produce (or the handler saw cancellation): stop the handler.
+                    window.fail(CancellationError())
+                    group.cancelAll()
+                    if case .delivered = event, !produced { continue }
+                    return event
+                }
+            }
+            return .failed("the load ended without an answer from pasteboardd")
+        }
+    }
+
+    /// Cancels every handler (the connection closed).
+    func cancelAll() {
+        let tasks = state.withLock { Array($0.tasks.values) }
+        for task in tasks { task.cancel() }
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+import Synchronization
+
+/// What a load handler writes a promised representation's bytes to. Each `write` waits for
+/// the daemon's flow-control credit, so a handler producing faster than the destination reads
+/// is held back instead of filling memory. Throws `CancellationError` once the load is cancelled.
+public final class RepresentationWriter: Sendable {
+    /// What the daemon asked for: the type, the pasteboard and item, and whether it captures the
+    /// data because this process relinquishes its promises.
+    public let request: ProduceRequest
+    private let connection: PasteboardConnection
+    private let id: UInt32
+    private let window: SendWindow
+    private let written = Atomic<Int>(0)
+    private let sizeDeclared = Atomic<Bool>(false)
+
+    init(request: ProduceRequest, connection: PasteboardConnection, id: UInt32, window: SendWindow) {
+        self.request = request
+        self.connection = connection
+        self.id = id
+        self.window = window
+    }
+
+    /// The representation's type.
+    public var type: TypeIdentifier { TypeIdentifier(rawValue: request.type) }
+
+    /// Bytes written so far.
+    public var bytesWritten: Int { written.load(ordering: .relaxed) }
+
+    /// Declares the total byte count, before the first byte is written; the destination sees it as the load's total.
+    public func declareSize(_ bytes: Int) async throws {
+        precondition(bytes >= 0, "a size cannot be negative")
+        guard bytesWritten == 0, !sizeDeclared.exchange(true, ordering: .relaxed) else { return }
+        try await connection.send(.size(SizeDeclaration(bytes: bytes)), on: id)
+    }
+
+    /// Writes the next chunk.
+    public func write(_ chunk: ByteBuffer) async throws {
+        var remaining = chunk
+        let limit = connection.chunkLimit
+        while remaining.readableBytes > 0 {
+            try Task.checkCancellation()
+            let allowed = try await window.acquire(upTo: min(limit, remaining.readableBytes))
+            try await connection.sendData(remaining.readSlice(length: allowed)!, on: id, end: false)
+            written.add(allowed, ordering: .relaxed)
+        }
+    }
+
+    /// Writes the next bytes.
+    public func write(contentsOf bytes: some Collection<UInt8>) async throws {
+        try await write(ByteBuffer(bytes: bytes))
+    }
+
+    /// Streams the file at `path`, a chunk at a time, declaring its size first.
+    public func writeFile(at path: String) async throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PasteboardError.io("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { try await declareSize(Int(info.st_size)) }
+        let limit = connection.chunkLimit
+        while true {
+            var buffer = ByteBufferAllocator().buffer(capacity: limit)
+            var failure: Int32 = 0
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: limit) { pointer in
+                while true {
+                    let got = Glibc.read(fd, pointer.baseAddress, limit)
+                    if got >= 0 { return got }
+                    if errno != EINTR { failure = errno; return 0 }
+                }
+            }
+            if failure != 0 { throw PasteboardError.io("cannot read \(path): \(String(cString: strerror(failure)))") }
+            if count == 0 { return }
+            try await write(buffer)
+        }
+    }
+
+    /// Ends the stream (the END frame).
+    func finish() async throws {
+        try await connection.sendData(ByteBuffer(), on: id, end: true)
+    }
+}

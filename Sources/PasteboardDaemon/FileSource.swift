@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import NIOCore
+import NIOPosix
+import PasteboardProtocol
+
+/// A file the daemon reads for a file representation, off the event loops and the
+/// cooperative pool (blocking reads run on NIO's thread pool).
+struct FileSource: ~Copyable {
+    private let fd: Int32
+    /// The path, for messages.
+    let path: String
+    /// The file's size when it was opened.
+    let size: Int
+
+    /// Opens `path` for reading; throws `source-unavailable` naming the path and the reason.
+    init(path: String) async throws(ProtocolError) {
+        let result: Result<(Int32, Int), ProtocolError>
+        do {
+            result = try await NIOThreadPool.singleton.runIfActive {
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { return .failure(Self.failure(path, errno)) }
+                var info = stat()
+                guard fstat(fd, &info) == 0 else {
+                    let code = errno
+                    close(fd)
+                    return .failure(Self.failure(path, code))
+                }
+                guard (info.st_mode & S_IFMT) == S_IFREG else {
+                    close(fd)
+                    return .failure(ProtocolError(.sourceUnavailable, "cannot read \(path): not a regular file"))
+                }
+                return .success((fd, Int(info.st_size)))
+            }
+        } catch {
+            throw ProtocolError(.shuttingDown, "the daemon is shutting down")
+        }
+        (fd, size) = try result.get()
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// Reads up to `count` bytes at `offset`; an empty buffer at the end of the file.
+    func read(at offset: Int, count: Int) async throws(ProtocolError) -> ByteBuffer {
+        let fd = fd
+        let path = path
+        let result: Result<ByteBuffer, ProtocolError>
+        do {
+            result = try await NIOThreadPool.singleton.runIfActive {
+                var buffer = ByteBufferAllocator().buffer(capacity: count)
+                var failure: Int32 = 0
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
+                    while true {
+                        let got = pread(fd, pointer.baseAddress, count, off_t(offset))
+                        if got >= 0 { return got }
+                        if errno != EINTR { failure = errno; return 0 }
+                    }
+                }
+                return failure != 0 ? .failure(Self.failure(path, failure)) : .success(buffer)
+            }
+        } catch {
+            throw ProtocolError(.shuttingDown, "the daemon is shutting down")
+        }
+        return try result.get()
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> ProtocolError {
+        ProtocolError(.sourceUnavailable, "cannot read \(path): \(String(cString: strerror(code)))")
+    }
+}

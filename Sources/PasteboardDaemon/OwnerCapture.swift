@@ -1,0 +1,113 @@
+import Logging
+import NIOCore
+import PasteboardProtocol
+
+/// What happens when a source relinquishes its promises before it leaves (like the X11
+/// clipboard manager's SAVE_TARGETS): the daemon asks it for the bytes of every representation
+/// it still promises, best first, and keeps them, up to a budget per pasteboard. What does not
+/// fit becomes unavailable with an error that says so.
+struct OwnerCapture: Sendable {
+    let source: SourceConnection
+    let store: PasteboardStore
+    /// Bytes the daemon keeps per pasteboard.
+    let budget: Int
+    let logger: Logger
+
+    /// Captures everything that fits; returns the number of representations captured.
+    @discardableResult
+    func run() async -> Int {
+        var remaining: [String: Int] = [:]
+        var captured = 0
+        for owned in await store.promises(ownedBy: source) {
+            let left = remaining[owned.pasteboard] ?? budget
+            if let size = owned.size, size > left {
+                await store.settle(owned, with: .unavailable(overBudget(owned, size: size, left: left)), size: nil)
+                continue
+            }
+            switch await capture(owned, limit: left) {
+            case .success(let chunks):
+                let size = chunks.reduce(0) { $0 + $1.readableBytes }
+                remaining[owned.pasteboard] = left - size
+                await store.settle(owned, with: .data(chunks), size: size)
+                captured += 1
+            case .failure(let error):
+                remaining[owned.pasteboard] = left
+                await store.settle(owned, with: .unavailable(error.message), size: nil)
+            }
+        }
+        logger.info("captured promised data of a leaving source", metadata: [
+            "source": "\(source)", "captured": "\(captured)",
+        ])
+        return captured
+    }
+
+    private func capture(_ owned: PasteboardStore.OwnedPromise, limit: Int) async -> Result<[ByteBuffer], ProtocolError> {
+        let relay: Relay
+        do {
+            relay = try await source.produce(ProduceRequest(
+                promise: owned.promise.id, pasteboard: owned.pasteboard, item: owned.item,
+                type: owned.type.rawValue, capture: true
+            ))
+        } catch {
+            return .failure(ProtocolError(.sourceUnavailable, "\(source) left without handing over \(owned.type): \(error.message)"))
+        }
+        var chunks: [ByteBuffer] = []
+        var total = 0
+        do {
+            while true {
+                switch try await relay.next() {
+                case .size(let bytes):
+                    if bytes > limit {
+                        let error = ProtocolError(.sourceUnavailable, overBudget(owned, size: bytes, left: limit))
+                        await source.finish(relay, with: .error(ProtocolError(.tooLarge, error.message)))
+                        return .failure(error)
+                    }
+                case .data(let chunk):
+                    total += chunk.readableBytes
+                    if total > limit {
+                        let error = ProtocolError(.sourceUnavailable, overBudget(owned, size: nil, left: limit))
+                        await source.finish(relay, with: .error(ProtocolError(.tooLarge, error.message)))
+                        return .failure(error)
+                    }
+                    chunks.append(chunk)
+                    if let credit = relay.consumed(chunk.readableBytes) { await source.grant(credit, to: relay) }
+                case .end:
+                    if let size = owned.size, size != total {
+                        let error = ProtocolError(.sourceUnavailable, "\(source) produced \(total) of the \(size) bytes it declared for \(owned.type)")
+                        await source.finish(relay, with: .error(ProtocolError(.invalidArgument, error.message)))
+                        return .failure(error)
+                    }
+                    await source.finish(relay, with: .ok(OK()))
+                    return .success(chunks)
+                }
+            }
+        } catch {
+            let error = error as? ProtocolError ?? ProtocolError(.cancelled, "the capture was cancelled")
+            await source.finish(relay, with: .error(ProtocolError(.cancelled, error.message)))
+            return .failure(ProtocolError(.sourceUnavailable, "\(source) left without handing over \(owned.type): \(error.message)"))
+        }
+    }
+
+    private func overBudget(_ owned: PasteboardStore.OwnedPromise, size: Int?, left: Int) -> String {
+        let what = size.map { "its \(ByteCount.describe($0))" } ?? "more than \(ByteCount.describe(left))"
+        return "\(source) left, and \(owned.type) was not kept: \(what) exceed the \(ByteCount.describe(budget)) capture budget of pasteboard '\(owned.pasteboard)'"
+            + (left < budget ? " (\(ByteCount.describe(left)) of it remained)" : "")
+    }
+}
+
+/// Human-readable byte counts for messages.
+enum ByteCount {
+    /// "512 bytes", "3.0 MiB", "1.5 GiB".
+    static func describe(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+    }
+}

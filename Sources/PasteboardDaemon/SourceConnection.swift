@@ -1,0 +1,121 @@
+import NIOCore
+import PasteboardProtocol
+import Synchronization
+
+/// A connected client seen as the source of promised representations.
+///
+/// The daemon asks it for bytes with `produce` requests on daemon request ids (0x80000000 and
+/// up); its answers (a `size`, data frames, or an `error`) are routed here from the connection's
+/// inbound loop to the relay waiting for them. The daemon ends every produce with one terminal
+/// frame (`ok` or `error`) unless the source ended it with an `error` of its own.
+public final class SourceConnection: Sendable, CustomStringConvertible {
+    private struct State {
+        var nextID: UInt32 = ProtocolLimits.daemonRequestIDBase
+        var relays: [UInt32: Relay] = [:]
+        var goneReason: String?
+    }
+
+    /// The client's name from its `hello`.
+    let clientName: String
+    /// The client's process id, from SO_PEERCRED.
+    let pid: Int32
+    private let writer: FrameWriter
+    private let window: Int
+    private let state = Mutex(State())
+
+    init(clientName: String, pid: Int32, writer: FrameWriter, window: Int) {
+        self.clientName = clientName
+        self.pid = pid
+        self.writer = writer
+        self.window = window
+    }
+
+    /// "pb (pid 4242)", for error messages.
+    public var description: String { "\(clientName) (pid \(pid))" }
+
+    /// Asks the source to produce a promised representation; the returned relay yields its bytes.
+    /// Throws `source-unavailable` when the source is gone.
+    func produce(_ request: ProduceRequest) async throws(ProtocolError) -> Relay {
+        let relay = try state.withLock { state throws(ProtocolError) -> Relay in
+            if let reason = state.goneReason { throw ProtocolError(.sourceUnavailable, reason) }
+            let id = state.nextID
+            state.nextID = id == UInt32.max ? ProtocolLimits.daemonRequestIDBase : id + 1
+            let relay = Relay(id: id, window: window)
+            state.relays[id] = relay
+            return relay
+        }
+        do {
+            try await writer.send(.produce(request), on: relay.id)
+        } catch {
+            _ = state.withLock { $0.relays.removeValue(forKey: relay.id) }
+            throw ProtocolError(.sourceUnavailable, "\(self) went away before it could be asked for \(request.type)")
+        }
+        return relay
+    }
+
+    /// Routes a frame the source sent on a daemon request id; false when no produce is in flight
+    /// on that id. Throws when the source broke the protocol (the connection then closes).
+    func receive(_ frame: Frame) throws(ProtocolError) -> Bool {
+        guard let relay = state.withLock({ $0.relays[frame.requestID] }) else { return false }
+        switch frame.kind {
+        case .data:
+            try relay.deliver(frame.payload, end: frame.isEnd)
+        case .message:
+            switch try frame.decodeMessage() {
+            case .size(let size):
+                try relay.declareSize(size.bytes)
+            case .error(let error):
+                // The source's error ends the produce: nothing more goes out on this id.
+                _ = state.withLock { $0.relays.removeValue(forKey: relay.id) }
+                relay.fail(ProtocolError(.sourceUnavailable, "\(self) could not produce the data: \(error.message)"))
+            case let message:
+                throw ProtocolError(.unexpectedMessage, "'\(message.op)' is not an answer to 'produce' (request id \(frame.requestID))")
+            }
+        }
+        return true
+    }
+
+    /// Ends a produce with the daemon's terminal frame (`ok` or `error`), unless it already ended.
+    func finish(_ relay: Relay, with message: Message) async {
+        let open = state.withLock { $0.relays.removeValue(forKey: relay.id) != nil }
+        guard open else { return }
+        relay.fail(ProtocolError(.cancelled, "the produce ended"))
+        try? await writer.send(message, on: relay.id)
+    }
+
+    /// Returns credit for a produce to the source.
+    func grant(_ bytes: Int, to relay: Relay) async {
+        guard state.withLock({ $0.relays[relay.id] != nil }) else { return }
+        try? await writer.send(.credit(Credit(bytes: bytes)), on: relay.id)
+    }
+
+    /// Tells the source how far the destination has come.
+    func report(_ progress: ProgressReport, to relay: Relay) async {
+        guard state.withLock({ $0.relays[relay.id] != nil }) else { return }
+        try? await writer.send(.progress(progress), on: relay.id)
+    }
+
+    /// Tells the source that promises left every pasteboard (a one-frame notification).
+    func notifyReleased(_ promises: [Int]) async {
+        let id: UInt32? = state.withLock { state in
+            guard state.goneReason == nil else { return nil }
+            let id = state.nextID
+            state.nextID = id == UInt32.max ? ProtocolLimits.daemonRequestIDBase : id + 1
+            return id
+        }
+        guard let id else { return }
+        try? await writer.send(.released(Released(promises: promises)), on: id)
+    }
+
+    /// The connection closed: every produce in flight fails with `source-unavailable`, and so
+    /// does every later one.
+    func disconnect() {
+        let reason = "\(self) disconnected"
+        let relays = state.withLock { state -> [Relay] in
+            state.goneReason = reason
+            defer { state.relays = [:] }
+            return Array(state.relays.values)
+        }
+        for relay in relays { relay.fail(ProtocolError(.sourceUnavailable, "\(reason) while producing the data")) }
+    }
+}
