@@ -40,6 +40,11 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Flow-control window per transfer, in bytes.", valueName: "bytes"))
     var window: Int = ProtocolLimits.defaultWindow
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Bytes of promised data kept per pasteboard when a live source relinquishes it on exit (0 keeps none).",
+        valueName: "bytes"))
+    var captureBudget: Int = 64 << 20
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard (ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) else {
@@ -47,6 +52,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         }
         guard window >= ProtocolLimits.preferredChunkSize else { throw ValidationError("--window must be at least 65536") }
         guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
+        guard captureBudget >= 0 else { throw ValidationError("--capture-budget must be 0 or more") }
     }
 
     func run() async throws {
@@ -68,6 +74,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
 
         var configuration = DaemonConfiguration(socketPath: socketPath)
         configuration.maxRepresentationSize = maxRepresentationSize
+        configuration.captureBudget = captureBudget
         configuration.maxFrameLength = maxFrameLength
         configuration.window = window
 
