@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes"]),
         .testTarget(
             name: "PasteboardProtocolTests",
-            dependencies: ["PasteboardProtocol", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["PasteboardProtocol", "PasteboardTypes", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(

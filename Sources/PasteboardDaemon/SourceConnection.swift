@@ -80,7 +80,10 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
         let open = state.withLock { $0.relays.removeValue(forKey: relay.id) != nil }
         guard open else { return }
         relay.fail(ProtocolError(.cancelled, "the produce ended"))
-        try? await writer.send(message, on: relay.id)
+        // The source must hear this even when the destination's task is being cancelled (a
+        // cancelled task's writes fail at once), so the frame goes out from a task of its own.
+        let writer = writer
+        await Task { try? await writer.send(message, on: relay.id) }.value
     }
 
     /// Returns credit for a produce to the source.

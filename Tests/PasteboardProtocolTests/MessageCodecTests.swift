@@ -1,5 +1,6 @@
 import NIOCore
 import PasteboardProtocol
+import PasteboardTypes
 import XCTest
 
 final class MessageCodecTests: XCTestCase {
@@ -16,11 +17,27 @@ final class MessageCodecTests: XCTestCase {
         .representation(RepresentationHeader(changeCount: 4, item: 0, index: 1, type: "public.html", size: nil, mimeType: "text/html")),
         .list(PasteboardRequest(pasteboard: "general")),
         .items(ItemsReply(pasteboard: "general", changeCount: 2, items: [])),
-        .clear(PasteboardRequest(pasteboard: "x")),
+        .clear(ClearRequest(pasteboard: "x")),
+        .clear(ClearRequest(pasteboard: "x", ifChangeCount: 7)),
         .watch(PasteboardRequest(pasteboard: "y")),
         .changed(ItemsReply(pasteboard: "y", changeCount: 5, items: [ItemInfo(representations: [RepresentationInfo(type: "public.data", size: 0, mimeType: nil)])])),
         .credit(Credit(bytes: 65536)),
         .cancel,
+        .write(WriteRequest(pasteboard: "lazy", items: [
+            ItemInfo(representations: [
+                RepresentationInfo(type: "public.png", size: 9, promise: 3),
+                RepresentationInfo(type: "public.data", file: "/tmp/x", openInPlace: true),
+            ], visibility: .ownProcess),
+        ])),
+        .read(ReadRequest(pasteboard: "general", accept: [], openInPlace: true)),
+        .representation(RepresentationHeader(changeCount: 1, item: 0, index: 0, type: "public.data", size: 3, mimeType: nil, path: "/tmp/x")),
+        .progress(ProgressReport(completed: 10, total: nil)),
+        .progress(ProgressReport(completed: 10, total: 20)),
+        .produce(ProduceRequest(promise: 3, pasteboard: "general", item: 0, type: "public.png", capture: true, destinationPID: 42)),
+        .size(SizeDeclaration(bytes: 9)),
+        .released(Released(promises: [1, 3])),
+        .relinquish,
+        .declare(DeclareRequest(types: [TypeDeclaration(identifier: "com.example.thing", conformsTo: [.data], mimeTypes: ["application/x-thing"])])),
     ]
 
     func testEveryMessageRoundTrips() throws {
