@@ -185,7 +185,8 @@ struct ReadTransfer: Sendable {
                 try await transfer.writer.sendData(remaining.readSlice(length: allowed)!, on: transfer.id, end: false)
             }
             completed += chunk.readableBytes
-            if throttle.shouldReport(completed) { try await report() }
+            // The report of the last byte is the final one, which `finish` sends.
+            if completed != throttle.total, throttle.shouldReport(completed) { try await report() }
         }
 
         /// Sends the final progress, runs `beforeEnd`, frees the id and sends the END frame.

@@ -10,7 +10,7 @@ struct ProcessResult {
 }
 
 /// A scratch directory per test, with the socket, config and files of that test.
-final class Sandbox {
+final class Sandbox: Sendable {
     let root: URL
     var socketPath: String { root.appendingPathComponent("run/pasteboardd.sock").path }
     var socketDirectory: String { root.appendingPathComponent("run").path }

@@ -98,7 +98,7 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(header.json?["type"] as? String, "public.html")
         XCTAssertEqual(header.json?["index"] as? Int, 0)
         var body: [UInt8] = []
-        while let frame = try client.receive() {
+        while let frame = try client.receiveSkippingProgress() {
             XCTAssertEqual(frame.kind, 2)
             body += frame.payload
             if frame.flags & 1 != 0 { break }
@@ -124,19 +124,19 @@ final class ProtocolTests: IntegrationTestCase {
         try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": []], requestID: 9)
         XCTAssertEqual(try client.receive()?.op, "representation")
         var received = 0
-        while received < window, let frame = try client.receive() {
+        while received < window, let frame = try client.receiveSkippingProgress() {
             received += frame.payload.count
         }
         XCTAssertEqual(received, window, "exactly the window arrives without credit")
         var timeout = timeval(tv_sec: 0, tv_usec: 300_000)
         setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        XCTAssertThrowsError(try client.receive(), "nothing more arrives until credit is granted")
+        XCTAssertThrowsError(try client.receiveSkippingProgress(), "nothing more arrives until credit is granted")
 
         timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(client.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         try client.sendMessage(["op": "credit", "bytes": size], requestID: 9)
         var sawEnd = false
-        while !sawEnd, let frame = try client.receive() {
+        while !sawEnd, let frame = try client.receiveSkippingProgress() {
             received += frame.payload.count
             sawEnd = frame.flags & 1 != 0
         }
@@ -183,7 +183,7 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(try client.receive()?.op, "representation")
         try client.sendMessage(["op": "cancel"], requestID: 3)
         var terminal: RawClient.Frame?
-        while let frame = try client.receive() {
+        while let frame = try client.receiveSkippingProgress() {
             if frame.kind == 1 { terminal = frame; break }
             XCTAssertEqual(frame.flags & 1, 0, "the read must not complete: it was stopped at the window")
         }
@@ -246,5 +246,103 @@ final class ProtocolTests: IntegrationTestCase {
             }
             XCTAssertEqual(String(decoding: body, as: UTF8.self), "reuse")
         }
+    }
+}
+
+/// A promise served over the raw wire protocol, exactly as pasteboard-protocol(7) describes it.
+final class ProduceProtocolTests: IntegrationTestCase {
+    private func rawSource(answer: (RawClient, RawClient.Frame) throws -> Void) throws -> ProcessResult {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        defer { client.close() }
+        _ = try client.hello()
+        try client.sendMessage(["op": "write", "pasteboard": "general", "items": [
+            ["representations": [["type": "public.utf8-plain-text", "promise": 7]]],
+        ]], requestID: 1)
+        let ok = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(ok.op, "ok", "a write of promises needs no data frames")
+        let listed = try XCTUnwrap((listing()["items"] as? [[String: Any]])?.first?["representations"] as? [[String: Any]])
+        XCTAssertEqual(listed.first?["lazy"] as? Bool, true)
+
+        let environment = sandbox.environment()
+        let sandbox = sandbox!
+        let paste = Thread.detachNewThreadWithResult { try runTool("pb", ["paste"], environment: environment, in: sandbox) }
+        let produce = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(produce.op, "produce")
+        XCTAssertGreaterThanOrEqual(produce.requestID, 0x8000_0000, "the daemon's own request ids")
+        XCTAssertEqual(produce.json?["promise"] as? Int, 7)
+        XCTAssertEqual(produce.json?["type"] as? String, "public.utf8-plain-text")
+        try answer(client, produce)
+        return try paste.value()
+    }
+
+    func testASourceAnswersProduceWithSizeDataAndEndAndHearsProgressThenOK() throws {
+        var afterwards: [RawClient.Frame] = []
+        let pasted = try rawSource { client, produce in
+            try client.sendMessage(["op": "size", "bytes": 11], requestID: produce.requestID)
+            try client.send(kind: 2, requestID: produce.requestID, payload: Array("hello ".utf8))
+            try client.send(kind: 2, flags: 1, requestID: produce.requestID, payload: Array("world".utf8))
+            while let frame = try client.receive() {
+                afterwards.append(frame)
+                if frame.op == "ok" || frame.op == "error" { break }
+            }
+        }
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        XCTAssertEqual(pasted.stdoutText, "hello world")
+        XCTAssertEqual(afterwards.last?.op, "ok", "the daemon ends the produce once the destination has every byte")
+        let progress = afterwards.filter { $0.op == "progress" }
+        XCTAssertEqual(progress.last?.json?["completed"] as? Int, 11)
+        XCTAssertEqual(progress.last?.json?["total"] as? Int, 11)
+    }
+
+    func testASourceThatCannotProduceFailsTheLoadWithSourceUnavailable() throws {
+        let pasted = try rawSource { client, produce in
+            try client.sendMessage(["op": "error", "code": "internal", "message": "disk on fire"], requestID: produce.requestID)
+        }
+        XCTAssertEqual(pasted.status, 1)
+        XCTAssertTrue(pasted.stderr.contains("could not produce the data: disk on fire"), pasted.stderr)
+    }
+
+    func testASourceProducingOtherThanItDeclaredFailsTheLoad() throws {
+        var terminal: RawClient.Frame?
+        let pasted = try rawSource { client, produce in
+            try client.sendMessage(["op": "size", "bytes": 3], requestID: produce.requestID)
+            try client.send(kind: 2, flags: 1, requestID: produce.requestID, payload: Array("four".utf8))
+            while let frame = try client.receive() {
+                if frame.op == "ok" || frame.op == "error" { terminal = frame; break }
+            }
+        }
+        XCTAssertEqual(pasted.status, 1)
+        XCTAssertTrue(pasted.stderr.contains("more than the 3 bytes it declared"), pasted.stderr)
+        XCTAssertEqual(terminal?.op, "error")
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a new thread; `value()` waits for its result.
+    static func detachNewThreadWithResult<T>(_ body: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
+        let result = ThreadResult<T>()
+        Thread.detachNewThread { result.set(Result(catching: body)) }
+        return result
+    }
+}
+
+/// The result of a body run on another thread.
+final class ThreadResult<T>: @unchecked Sendable {
+    // Safe: `result` is written once under `condition` and read under it.
+    private let condition = NSCondition()
+    private var result: Result<T, any Error>?
+
+    func set(_ value: Result<T, any Error>) {
+        condition.lock()
+        result = value
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func value() throws -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return try result!.get()
     }
 }

@@ -101,6 +101,15 @@ final class RawClient {
     }
 
     /// Reads frames until the daemon closes; returns them.
+    /// The next frame that is not a `progress` message (progress interleaves with a read's data).
+    func receiveSkippingProgress() throws -> Frame? {
+        while let frame = try receive() {
+            if frame.kind == 1, frame.op == "progress" { continue }
+            return frame
+        }
+        return nil
+    }
+
     func drainUntilClosed() throws -> [Frame] {
         var frames: [Frame] = []
         while let frame = try receive() { frames.append(frame) }
