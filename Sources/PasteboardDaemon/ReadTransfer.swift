@@ -62,7 +62,11 @@ struct ReadTransfer: Sendable {
             )
         }
         let types = item.representations.map(\.type)
-        guard let index = registry.chooseRepresentation(among: types, accepting: accepted) else {
+        // Representations whose source is gone are passed over while another accepted one can
+        // be sent; only when none can does the read fail with the reason they are gone.
+        let available = item.representations.indices.filter { !item.representations[$0].isUnavailable }
+        let choice = registry.chooseRepresentation(among: available.map { types[$0] }, accepting: accepted).map { available[$0] }
+        guard let index = choice ?? registry.chooseRepresentation(among: types, accepting: accepted) else {
             throw ProtocolError(
                 .noConformingRepresentation,
                 "no representation conforming to \(accepted.map(\.rawValue).joined(separator: ", ")) (the item offers \(types.map(\.rawValue).joined(separator: ", ")))"

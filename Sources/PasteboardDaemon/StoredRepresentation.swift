@@ -49,6 +49,12 @@ public struct StoredRepresentation: Sendable {
         self.size = size
     }
 
+    /// True when the bytes can no longer be had.
+    var isUnavailable: Bool {
+        if case .unavailable = content { return true }
+        return false
+    }
+
     /// The promise behind this representation, while it is one.
     var promise: Promise? {
         if case .promise(let promise) = content { return promise }

@@ -193,3 +193,22 @@ final class OwnerExitTests: IntegrationTestCase {
         XCTAssertTrue(refused.stderr.contains("disconnected without handing over"), refused.stderr)
     }
 }
+
+extension OwnerExitTests {
+    func testAReadPassesOverAnUnavailableRepresentationForAnAvailableOne() throws {
+        let large = sandbox.path("large.bin")
+        try Data(repeating: 9, count: 2 << 20).write(to: URL(fileURLWithPath: large))
+        let copier = try ToolProcess("pb", ["copy", "--lazy", "--rep", "public.data=@\(large)", "--rep", "public.utf8-plain-text=caption"],
+                                     environment: sandbox.environment(), in: sandbox)
+        defer { copier.stop() }
+        let deadline = Date().addingTimeInterval(20)
+        while (try? listing()["items"] as? [[String: Any]])??.count != 1, Date() < deadline { usleep(10_000) }
+        copier.signal(SIGTERM)
+        XCTAssertEqual(copier.waitForExit(), 0)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "caption", "the lost first representation is passed over")
+        XCTAssertEqual(try pbOK("paste", "-t", "public.data").stdoutText, "caption", "public.data is still satisfied, by the text")
+        let lost = try pb("paste", "-t", "image")
+        XCTAssertEqual(lost.status, 1)
+        XCTAssertFalse(lost.stderr.contains("capture budget"), "a type nothing conforms to is not blamed on the lost one: \(lost.stderr)")
+    }
+}
