@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Pasteboard
+import PasteboardProtocol
 
 /// Shows a load's progress on stderr: machine-readable `progress COMPLETED TOTAL` lines
 /// (`--progress`), a bar on a terminal when the load is large or slow, or nothing.
@@ -54,26 +55,13 @@ final class ProgressDisplay {
 
     static func bar(_ progress: LoadProgress) -> String {
         let width = 30
-        let done = Self.describe(progress.completed)
+        let done = ByteCount.describe(progress.completed)
         guard let fraction = progress.fractionCompleted, let total = progress.total else {
             return "[\(String(repeating: "?", count: width))] \(done)"
         }
         let filled = min(width, Int(fraction * Double(width)))
         let percent = min(100, Int(fraction * 100))
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            + "\(percent)% \(done) / \(Self.describe(total))"
-    }
-
-    static func describe(_ bytes: Int) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        let units = ["KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
+            + "\(percent)% \(done) / \(ByteCount.describe(total))"
     }
 }
