@@ -1,19 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 extension Pasteboard {
+    private var loader: RepresentationLoader { RepresentationLoader(connection: connection, target: .pasteboard(name)) }
+
     /// Loads item `item`'s representation best matching `accepting` (UTIs or MIME types, most
     /// preferred first; empty for the item's first representation).
     ///
@@ -25,109 +16,28 @@ extension Pasteboard {
     /// Cancelling the task cancels the load at the daemon, which cancels the source's handler.
     @discardableResult
     public func load(
-        item: Int = 0,
-        accepting: [TypeIdentifier],
-        openInPlace: Bool = false,
+        item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         progress: (LoadProgress) -> Void = { _ in },
         header: (RepresentationHeader) async throws -> Void = { _ in },
         chunk: (ByteBuffer) async throws -> Void
     ) async throws -> RepresentationHeader {
-        let (id, frames) = connection.openRequest()
-        defer { connection.closeRequest(id) }
-        let request = ReadRequest(pasteboard: name, item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace ? true : nil)
-        try await connection.send(.read(request), on: id)
-        var window = ReceiveWindow(window: connection.welcome.window)
-        var chosen: RepresentationHeader?
-        do {
-            for try await frame in frames {
-                switch frame.kind {
-                case .message:
-                    switch try frame.decodeMessage() {
-                    case .representation(let value):
-                        chosen = value
-                        try await header(value)
-                    case .progress(let report):
-                        progress(LoadProgress(completed: report.completed, total: report.total))
-                    case .error(let error):
-                        throw PasteboardError.daemon(error)
-                    default:
-                        continue
-                    }
-                case .data:
-                    guard let chosen else {
-                        throw PasteboardError.connectionLost("the daemon sent data before naming the representation")
-                    }
-                    let bytes = frame.payload.readableBytes
-                    try window.receive(bytes)
-                    if bytes > 0 { try await chunk(frame.payload) }
-                    if frame.isEnd { return chosen }
-                    if let credit = window.consume(bytes) {
-                        try await connection.send(.credit(Credit(bytes: credit)), on: id)
-                    }
-                }
-            }
-        } catch let error as PasteboardError {
-            if error.code == nil { connection.cancelInBackground(id) }
-            throw error
-        } catch let error as ProtocolError {
-            connection.cancelInBackground(id)
-            throw PasteboardError.daemon(error)
-        } catch {
-            connection.cancelInBackground(id)
-            throw error
-        }
-        if Task.isCancelled {
-            connection.cancelInBackground(id)
-            throw CancellationError()
-        }
-        throw PasteboardError.connectionLost("the daemon closed the connection during the load")
+        try await loader.load(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress, header: header, chunk: chunk)
     }
 
     /// Loads a representation whole into memory; see `load(item:accepting:openInPlace:progress:header:chunk:)`.
     public func loadData(
         item: Int = 0, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
-        var bytes: [UInt8] = []
-        let header = try await load(item: item, accepting: accepting, progress: progress, header: { header in
-            if let size = header.size { bytes.reserveCapacity(size) }
-        }, chunk: { chunk in
-            bytes.append(contentsOf: chunk.readableBytesView)
-        })
-        return (header, bytes)
+        try await loader.loadData(item: item, accepting: accepting, progress: progress)
     }
 
     /// Loads a representation into a new temporary file in `directory` (default `$TMPDIR`, else
-    /// `/tmp`), streaming it to disk. The file is deleted when the returned object goes away
-    /// unless it was moved; a failed or cancelled load leaves no file behind. With `openInPlace`,
-    /// a file the source allows to be opened in place is returned as is (`isOriginal`).
+    /// `/tmp`); see `RepresentationLoader.loadFile`. A failed or cancelled load leaves no file.
     public func loadFile(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        let directory = directory ?? SocketLocation.currentEnvironment()["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/pasteboard-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw PasteboardError.io("cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
-        }
-        let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var closed = false
-        defer { if !closed { close(fd) } }
-        do {
-            let header = try await load(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress) { chunk in
-                try FileOutput.write(chunk, to: fd, path: path)
-            }
-            if let original = header.path {
-                unlink(path)
-                return LoadedFile(path: original, header: header, isOriginal: true)
-            }
-            closed = true
-            guard close(fd) == 0 else { throw PasteboardError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
-            return LoadedFile(path: path, header: header, isOriginal: false)
-        } catch {
-            unlink(path)
-            throw error
-        }
+        try await loader.loadFile(item: item, accepting: accepting, openInPlace: openInPlace, directory: directory, progress: progress)
     }
 
     /// Loads item `item` as a `T`: asks for the types `T` imports (in its order), then converts
@@ -135,27 +45,6 @@ extension Pasteboard {
     public func load<T: Transferable>(
         _ type: T.Type, item: Int = 0, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> T {
-        let accepted = T.importableContentTypes
-        let (header, bytes) = try await loadData(item: item, accepting: accepted, progress: progress)
-        return try await T.importing(
-            .data(Data(bytes)), contentType: TypeIdentifier(rawValue: header.type), registry: connection.registry
-        )
-    }
-}
-
-/// Writes whole buffers to a file descriptor.
-enum FileOutput {
-    static func write(_ buffer: ByteBuffer, to fd: Int32, path: String) throws {
-        try buffer.withUnsafeReadableBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw PasteboardError.io("cannot write \(path): \(String(cString: strerror(errno)))")
-                }
-                offset += written
-            }
-        }
+        try await loader.load(type, item: item, progress: progress)
     }
 }

@@ -55,79 +55,11 @@ public struct Pasteboard: Sendable {
     /// served by this connection for as long as they stay on the pasteboard.
     @discardableResult
     public func setItems(_ items: [ItemProvider]) async throws -> Int {
-        let window = SendWindow(initialCredit: connection.welcome.window)
-        var infos: [ItemInfo] = []
-        var registered: [Int] = []
-        for item in items {
-            var representations: [RepresentationInfo] = []
-            for representation in item.representations {
-                var info = RepresentationInfo(type: representation.type.rawValue, size: representation.size)
-                switch representation.content {
-                case .data: break
-                case .promise(let handler, let observer):
-                    let number = connection.promises.register(.init(handler: handler, observer: observer))
-                    registered.append(number)
-                    info.promise = number
-                case .file(let path, let openInPlace):
-                    info.file = Self.absolute(path)
-                    info.openInPlace = openInPlace ? true : nil
-                }
-                representations.append(info)
-            }
-            infos.append(ItemInfo(
-                representations: representations, suggestedName: item.suggestedName,
-                visibility: item.visibility == .all ? nil : item.visibility
-            ))
-        }
-        let (id, frames) = connection.openRequest(window: window)
-        defer { connection.closeRequest(id) }
-        do {
-            try await connection.send(.write(WriteRequest(pasteboard: name, items: infos)), on: id)
-            // The daemon may refuse the write at once (a limit, a bad type); watch for that while sending.
-            return try await withThrowingTaskGroup(of: Int?.self) { group in
-                group.addTask {
-                    for try await frame in frames where frame.kind == .message {
-                        switch try frame.decodeMessage() {
-                        case .ok(let ok): return ok.changeCount ?? 0
-                        case .error(let error): throw PasteboardError.daemon(error)
-                        default: continue
-                        }
-                    }
-                    throw PasteboardError.connectionLost("the daemon closed the connection before confirming the write")
-                }
-                group.addTask {
-                    try await self.upload(items, id: id, window: window)
-                    return nil
-                }
-                while let result = try await group.next() {
-                    if let changeCount = result {
-                        group.cancelAll()
-                        return changeCount
-                    }
-                }
-                throw PasteboardError.connectionLost("the write ended without an answer")
-            }
-        } catch {
-            connection.promises.release(registered)
-            throw error
-        }
-    }
-
-    private func upload(_ items: [ItemProvider], id: UInt32, window: SendWindow) async throws {
-        let limit = connection.chunkLimit
-        for item in items {
-            for representation in item.representations {
-                guard case .data(let chunks) = representation.content else { continue }
-                for chunk in chunks {
-                    var remaining = chunk
-                    while remaining.readableBytes > 0 {
-                        let allowed = try await window.acquire(upTo: min(limit, remaining.readableBytes))
-                        try await connection.sendData(remaining.readSlice(length: allowed)!, on: id, end: false)
-                    }
-                }
-                try await connection.sendData(ByteBuffer(), on: id, end: true)
-            }
-        }
+        let upload = ItemUpload(items, connection: connection)
+        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos)))
+        connection.closeRequest(id)
+        guard case .ok(let ok) = reply else { throw unexpected(reply) }
+        return ok.changeCount ?? 0
     }
 
     /// `path` made absolute against the current directory.

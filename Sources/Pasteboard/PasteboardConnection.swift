@@ -47,7 +47,9 @@ public final class PasteboardConnection: Sendable {
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing
     /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), performs the handshake as `clientName`,
     /// declares `types` (the app's own type declarations; a clash with another declaration is an
-    /// error), runs `body`, then closes the connection.
+    /// error), runs `body`, then closes the connection. `app` names the application the client
+    /// belongs to (default: `clientName`): restricted drag sessions and local contexts are
+    /// shared only between connections of one application.
     ///
     /// While the connection is open it serves the promised representations its `setItems`
     /// registered. When `body` returns and some are still on a pasteboard, the connection first
@@ -55,6 +57,7 @@ public final class PasteboardConnection: Sendable {
     public static func withConnection<Result: Sendable>(
         socketPath: String = SocketLocation.socketPath(environment: SocketLocation.currentEnvironment()),
         clientName: String,
+        app: String? = nil,
         declaring types: [TypeDeclaration] = [],
         autoStart: Bool = true,
         _ body: (PasteboardConnection) async throws -> Result
@@ -88,7 +91,7 @@ public final class PasteboardConnection: Sendable {
                 // written: its error frame, if it arrived, says more than the failed write.
                 var helloFailure: (any Error)?
                 do {
-                    try await outbound.write(.message(.hello(Hello(client: clientName, pid: getpid())), requestID: 0))
+                    try await outbound.write(.message(.hello(Hello(client: clientName, pid: getpid(), app: app)), requestID: 0))
                 } catch {
                     helloFailure = error
                 }

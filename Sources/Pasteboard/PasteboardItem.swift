@@ -51,4 +51,13 @@ public struct PasteboardItem: Sendable {
     public func hasRepresentation(conformingTo type: TypeIdentifier) -> Bool {
         representations.contains { registry.conforms($0.type, to: type) }
     }
+
+    /// The representation a load accepting `accepting` gets (the daemon's negotiation: the first
+    /// accepted type some representation conforms to; among those, the best), passing over
+    /// unavailable ones while another fits. Empty `accepting` means the first representation.
+    public func representation(accepting accepted: [TypeIdentifier]) -> Representation? {
+        let available = representations.filter { !$0.isUnavailable }
+        if let index = registry.chooseRepresentation(among: available.map(\.type), accepting: accepted) { return available[index] }
+        return registry.chooseRepresentation(among: types, accepting: accepted).map { representations[$0] }
+    }
 }

@@ -29,7 +29,7 @@ struct ClientConnection: Sendable {
                     var logger = logger
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
-                    let source = SourceConnection(clientName: hello.client, pid: peerPID, writer: writer, window: configuration.window)
+                    let source = SourceConnection(clientName: hello.client, pid: peerPID, app: hello.app, writer: writer, window: configuration.window)
                     defer { source.disconnect() }
                     do {
                         try await serve(frames: &frames, writer: writer, source: source, logger: logger)
@@ -118,11 +118,7 @@ struct ClientConnection: Sendable {
                     }
                     if assembly.isComplete {
                         writes[id] = nil
-                        let changeCount = await store.replaceItems(of: assembly.pasteboard, with: assembly.items)
-                        logger.info("pasteboard written", metadata: [
-                            "pasteboard": "\(assembly.pasteboard)", "items": "\(assembly.items.count)", "changeCount": "\(changeCount)",
-                        ])
-                        try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+                        try await complete(assembly, id: id, requests: requests, writer: writer, source: source, logger: logger)
                     }
                 case .message:
                     let inFlight = writes[id] != nil || requests.contains(id)
@@ -176,19 +172,48 @@ struct ClientConnection: Sendable {
     ) async throws {
         switch message {
         case .write(let request):
-            switch Result(catching: { () throws(ProtocolError) in
+            try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
+                () throws(ProtocolError) in
                 try WriteAssembly(request, source: source, registry: store.registry, configuration: configuration)
-            }) {
-            case .failure(let error):
+            }
+        case .drag(let request):
+            try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
+                () throws(ProtocolError) in
+                try WriteAssembly(.drag(request), items: request.items, source: source, registry: store.registry, configuration: configuration)
+            }
+        case .add(let request):
+            try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
+                () throws(ProtocolError) in
+                try WriteAssembly(.add(session: request.session), items: request.items, source: source, registry: store.registry, configuration: configuration)
+            }
+        case .sessions(let request):
+            do {
+                let sessions = if let session = request.session {
+                    [try await store.sessionInfo(session, for: source)]
+                } else {
+                    await store.sessionList(for: source)
+                }
+                try await writer.send(.sessionList(SessionList(sessions: sessions)), on: id)
+            } catch let error as ProtocolError {
                 try await writer.send(.error(error), on: id)
-            case .success(let assembly) where assembly.isComplete:  // nothing to wait for: no eager bytes
-                let changeCount = await store.replaceItems(of: request.pasteboard, with: assembly.items)
-                logger.info("pasteboard written", metadata: [
-                    "pasteboard": "\(request.pasteboard)", "items": "\(request.items.count)", "changeCount": "\(changeCount)",
+            }
+        case .drop(let request):
+            do {
+                let reply = try await store.drop(request, by: source)
+                logger.info("drag session proposal", metadata: [
+                    "session.id": "\(request.session.map(String.init) ?? "current")", "operation": "\(request.operation.rawValue)",
                 ])
-                try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
-            case .success(let assembly):
-                writes[id] = assembly
+                try await writer.send(reply, on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
+            }
+        case .finish(let request):
+            do {
+                try await store.finish(request, by: source)
+                logger.info("drag session finished", metadata: ["session.id": "\(request.session)", "success": "\(request.success)"])
+                try await writer.send(.ok(OK()), on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
             }
         case .list(let request):
             if let failure = PasteboardName.validationFailure(request.pasteboard) {
@@ -226,7 +251,7 @@ struct ClientConnection: Sendable {
             let transfer = ReadTransfer(
                 request: request, id: id, control: control, store: store, writer: writer,
                 chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength,
-                destinationPID: peerPID,
+                reader: source,
                 release: { requests.remove(id) }
             )
             requests.attach(Task { await transfer.run() }, to: id)
@@ -249,8 +274,85 @@ struct ClientConnection: Sendable {
                 try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
             }, to: id)
         case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel,
-             .progress, .produce, .size, .released:
+             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended:
             try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)
         }
+    }
+
+    /// Validates a request whose items may carry eager bytes; completes it at once when none
+    /// are expected, else keeps its assembly until the bytes have arrived.
+    private func assemble(
+        id: UInt32, writes: inout [UInt32: WriteAssembly], requests: RequestTable,
+        writer: FrameWriter, source: SourceConnection, logger: Logger,
+        _ make: () throws(ProtocolError) -> WriteAssembly
+    ) async throws {
+        switch Result(catching: make) {
+        case .failure(let error):
+            try await writer.send(.error(error), on: id)
+        case .success(let assembly) where assembly.isComplete:  // nothing to wait for: no eager bytes
+            try await complete(assembly, id: id, requests: requests, writer: writer, source: source, logger: logger)
+        case .success(let assembly):
+            writes[id] = assembly
+        }
+    }
+
+    /// All of a request's items have arrived: write the pasteboard, or begin or grow a drag session.
+    private func complete(
+        _ assembly: WriteAssembly, id: UInt32, requests: RequestTable,
+        writer: FrameWriter, source: SourceConnection, logger: Logger
+    ) async throws {
+        let items = assembly.items
+        switch assembly.target {
+        case .pasteboard(let name):
+            let changeCount = await store.replaceItems(of: name, with: items)
+            logger.info("pasteboard written", metadata: [
+                "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
+            ])
+            try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+        case .drag(var request):
+            request.timeout = request.timeout ?? configuration.sessionTimeout
+            let participation = await store.beginSession(request, items: items, source: source)
+            logger.info("drag session began", metadata: [
+                "session.id": "\(participation.info.id)", "items": "\(items.count)",
+                "allow": "\(participation.info.allow.map(\.rawValue))",
+            ])
+            try await serveParticipation(participation, id: id, requests: requests, writer: writer, source: source)
+        case .add(let session):
+            do {
+                let participation = try await store.addItems(items, to: session, from: source)
+                logger.info("items added to drag session", metadata: ["session.id": "\(session)", "items": "\(items.count)"])
+                try await serveParticipation(participation, id: id, requests: requests, writer: writer, source: source)
+            } catch let error as ProtocolError {
+                await store.notifyReleased(items)
+                try await writer.send(.error(error), on: id)
+            }
+        }
+    }
+
+    /// Answers a `drag`/`add` with the session, then forwards its events until the terminal `ended`.
+    /// The client's `cancel` leaves the session (and abandons it, for the source that began it).
+    private func serveParticipation(
+        _ participation: PasteboardStore.Participation, id: UInt32, requests: RequestTable,
+        writer: FrameWriter, source: SourceConnection
+    ) async throws {
+        let store = store
+        let session = participation.info.id
+        _ = requests.reserve(id, window: nil, stop: {
+            Task { await store.leave(session, participant: participation.participant, client: source) }
+        })
+        requests.attach(Task {
+            do {
+                try await writer.send(.session(participation.info), on: id)
+                for await event in participation.events {
+                    if case .ended = event { requests.remove(id) }
+                    try await writer.send(event, on: id)
+                }
+            } catch {}
+            if requests.contains(id) {
+                // Left without an end (cancelled): the request still owes its terminal answer.
+                requests.remove(id)
+                try? await writer.send(.ended(SessionEnd(outcome: .cancelled, message: "left drag session \(session)")), on: id)
+            }
+        }, to: id)
     }
 }

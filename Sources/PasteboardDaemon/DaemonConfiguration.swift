@@ -14,6 +14,9 @@ public struct DaemonConfiguration: Sendable {
     public var maxItemsPerPasteboard: Int = 10_000
     /// Bytes of promised data the daemon captures per pasteboard from a source that relinquishes its promises.
     public var captureBudget: Int = 64 << 20
+    /// Seconds a drag session may stay in flight (not dropped) before it is cancelled, unless
+    /// the source asks for its own timeout; nil for no limit.
+    public var sessionTimeout: Double?
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?
 

@@ -7,6 +7,14 @@ public actor PasteboardStore {
     private var pasteboards: [String: NamedPasteboard] = [:]
     private var watchers: [String: [Int: AsyncStream<ItemsReply>.Continuation]] = [:]
     private var nextWatcherID = 0
+    /// Drag sessions in flight, by id.
+    var sessions: [Int: DragSession] = [:]
+    var nextSessionID = 1
+    var nextParticipantID = 1
+    /// How recent sessions ended, by id, so a late request hears why (bounded).
+    var endedSessions: [Int: String] = [:]
+    /// Loads from drag sessions in flight: stopped when their session ends.
+    var sessionLoads: [Int: [ObjectIdentifier: TransferControl]] = [:]
 
     /// Creates an empty store.
     public init(registry: TypeRegistry) {
@@ -88,11 +96,13 @@ public actor PasteboardStore {
         pasteboards[owned.pasteboard] = pasteboard
     }
 
-    /// `source` is gone: whatever it still promises becomes unavailable, saying why.
+    /// `source` is gone: whatever it still promises becomes unavailable, saying why, and the
+    /// drag sessions it began or dropped end.
     func sourceGone(_ source: SourceConnection, reason: (OwnedPromise) -> String) {
         for owned in promises(ownedBy: source) {
             settle(owned, with: .unavailable(reason(owned)), size: nil)
         }
+        connectionGoneFromSessions(source)
     }
 
     // MARK: - Watching
@@ -130,7 +140,7 @@ public actor PasteboardStore {
     }
 
     /// Tells each source whose promises were among `items` that they are gone from the pasteboard.
-    private func notifyReleased(_ items: [StoredItem]) {
+    func notifyReleased(_ items: [StoredItem]) {
         var bySource: [ObjectIdentifier: (source: SourceConnection, ids: [Int])] = [:]
         for item in items {
             for representation in item.representations {

@@ -12,13 +12,14 @@ struct ReadTransfer: Sendable {
     let store: PasteboardStore
     let writer: FrameWriter
     let chunkLimit: Int
-    /// The loading process (for `own-process` items and the source's information).
-    let destinationPID: Int32
+    /// The loading client (for `own-process` items, drag sessions, and the source's information).
+    let reader: SourceConnection
     /// Frees the request id; called just before the terminal frame, so a client that reuses the
     /// id as soon as it sees that frame never finds it still in flight.
     let release: @Sendable () -> Void
 
     private var window: SendWindow { control.window }
+    private var destinationPID: Int32 { reader.pid }
 
     /// Runs the transfer to its terminal frame (the END data frame, or an error).
     func run() async {
@@ -34,9 +35,6 @@ struct ReadTransfer: Sendable {
     }
 
     private func transfer() async throws {
-        if let failure = PasteboardName.validationFailure(request.pasteboard) {
-            throw ProtocolError(.invalidArgument, failure)
-        }
         let registry = store.registry
         var accepted: [TypeIdentifier] = []
         for string in request.accept {
@@ -45,20 +43,29 @@ struct ReadTransfer: Sendable {
             }
             accepted.append(type)
         }
-        let pasteboard = await store.pasteboard(named: request.pasteboard)
-        guard request.item >= 0, request.item < pasteboard.items.count else {
+        let source = try await readableItems()
+        if let session = request.session {
+            try await store.attachLoad(control, to: session)
+        }
+        defer {
+            if let session = request.session {
+                Task { [store, control] in await store.detachLoad(control, from: session) }
+            }
+        }
+        guard request.item >= 0, request.item < source.items.count else {
             throw ProtocolError(
                 .noSuchItem,
-                pasteboard.items.isEmpty
-                    ? "pasteboard '\(request.pasteboard)' is empty"
-                    : "pasteboard '\(request.pasteboard)' has no item \(request.item) (it holds \(pasteboard.items.count))"
+                source.items.isEmpty
+                    ? "\(source.label) is empty"
+                    : "\(source.label) has no item \(request.item) (it holds \(source.items.count))"
             )
         }
+        let pasteboard = source
         let item = pasteboard.items[request.item]
         if item.visibility == .ownProcess, item.writerPID != destinationPID {
             throw ProtocolError(
                 .permissionDenied,
-                "item \(request.item) of '\(request.pasteboard)' may be loaded only by the process that wrote it (pid \(item.writerPID.map(String.init) ?? "?"))"
+                "item \(request.item) of \(source.label) may be loaded only by the process that wrote it (pid \(item.writerPID.map(String.init) ?? "?"))"
             )
         }
         let types = item.representations.map(\.type)
@@ -103,6 +110,29 @@ struct ReadTransfer: Sendable {
         }
     }
 
+    /// What a read can load from: a pasteboard's items, or a dropped drag session's.
+    private struct ReadableItems {
+        var changeCount: Int
+        var items: [StoredItem]
+        /// "pasteboard 'general'" or "drag session 3", for messages.
+        var label: String
+    }
+
+    private func readableItems() async throws -> ReadableItems {
+        if let session = request.session {
+            let items = try await store.droppedItems(of: session, for: reader)
+            return ReadableItems(changeCount: 0, items: items, label: "drag session \(session)")
+        }
+        guard let name = request.pasteboard else {
+            throw ProtocolError(.invalidArgument, "'read' needs a pasteboard or a session")
+        }
+        if let failure = PasteboardName.validationFailure(name) {
+            throw ProtocolError(.invalidArgument, failure)
+        }
+        let pasteboard = await store.pasteboard(named: name)
+        return ReadableItems(changeCount: pasteboard.changeCount, items: pasteboard.items, label: "pasteboard '\(name)'")
+    }
+
     /// Streams a file the daemon reads itself, a chunk at a time.
     private func streamFile(_ path: String, header: (Int) async throws -> Void) async throws {
         let file = try await FileSource(path: path)
@@ -124,7 +154,7 @@ struct ReadTransfer: Sendable {
                        header: (Int?) async throws -> Void) async throws {
         let source = promise.owner
         let relay = try await source.produce(ProduceRequest(
-            promise: promise.id, pasteboard: request.pasteboard, item: request.item,
+            promise: promise.id, pasteboard: request.session == nil ? request.pasteboard : nil, session: request.session, item: request.item,
             type: type.rawValue, destinationPID: destinationPID
         ))
         control.attach(relay)

@@ -19,13 +19,16 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
     let clientName: String
     /// The client's process id, from SO_PEERCRED.
     let pid: Int32
+    /// The client's application (from `hello`, else its client name).
+    let app: String
     private let writer: FrameWriter
     private let window: Int
     private let state = Mutex(State())
 
-    init(clientName: String, pid: Int32, writer: FrameWriter, window: Int) {
+    init(clientName: String, pid: Int32, app: String? = nil, writer: FrameWriter, window: Int) {
         self.clientName = clientName
         self.pid = pid
+        self.app = app ?? clientName
         self.writer = writer
         self.window = window
     }

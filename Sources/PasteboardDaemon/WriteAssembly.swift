@@ -7,11 +7,21 @@ import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
 
-/// Collects the data frames of one `write` request into items, checking limits as bytes arrive.
-/// Promised and file representations carry no data frames; only eager ones are waited for.
-/// A class: it lives in the connection's table while bytes arrive and is updated in place.
+/// Collects the data frames of one `write`, `drag` or `add` request into items, checking limits
+/// as bytes arrive. Promised and file representations carry no data frames; only eager ones are
+/// waited for. A class: it lives in the connection's table while bytes arrive and is updated in place.
 final class WriteAssembly {
-    let pasteboard: String
+    /// Where the assembled items go.
+    enum Target: Sendable {
+        /// A pasteboard's content (`write`).
+        case pasteboard(String)
+        /// A new drag session (`drag`).
+        case drag(DragRequest)
+        /// A drag session in flight (`add`).
+        case add(session: Int)
+    }
+
+    let target: Target
     private let declared: [ItemInfo]
     private let types: [[TypeIdentifier]]
     private let maxRepresentationSize: Int
@@ -25,18 +35,28 @@ final class WriteAssembly {
     private var received: [[ByteBuffer]] = []
 
     /// Validates the request; throws the error to answer it with.
-    init(_ request: WriteRequest, source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
+    convenience init(_ request: WriteRequest, source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
-        if request.items.count > configuration.maxItemsPerPasteboard {
-            throw ProtocolError(.tooLarge, "\(request.items.count) items exceed the limit of \(configuration.maxItemsPerPasteboard) per pasteboard")
+        try self.init(.pasteboard(request.pasteboard), items: request.items, source: source, registry: registry, configuration: configuration)
+    }
+
+    /// Validates items bound for `target`; throws the error to answer the request with.
+    init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
+        let label: String
+        if case .pasteboard(let name) = target { label = name } else { label = "" }
+        if case .drag = target, requestItems.isEmpty {
+            throw ProtocolError(.invalidArgument, "a drag needs at least one item")
+        }
+        if requestItems.count > configuration.maxItemsPerPasteboard {
+            throw ProtocolError(.tooLarge, "\(requestItems.count) items exceed the limit of \(configuration.maxItemsPerPasteboard) per pasteboard")
         }
         var types: [[TypeIdentifier]] = []
         var eager: [(item: Int, representation: Int)] = []
         var promises = Set<Int>()
-        var items = request.items
-        for (itemIndex, item) in request.items.enumerated() {
+        var items = requestItems
+        for (itemIndex, item) in requestItems.enumerated() {
             if item.representations.isEmpty {
                 throw ProtocolError(.invalidArgument, "item \(itemIndex) has no representations")
             }
@@ -74,7 +94,7 @@ final class WriteAssembly {
             types.append(itemTypes)
         }
         // Every `items` and `changed` answer describing these items must fit in one frame.
-        let summary = ItemsReply(pasteboard: request.pasteboard, changeCount: Int.max, items: zip(request.items, types).map { item, types in
+        let summary = ItemsReply(pasteboard: label, changeCount: Int.max, items: zip(requestItems, types).map { item, types in
             ItemInfo(
                 representations: types.map {
                     RepresentationInfo(type: $0.rawValue, size: Int.max, mimeType: registry.preferredMIMEType(for: $0), unavailable: true)
@@ -90,7 +110,7 @@ final class WriteAssembly {
                 "describing these items takes \(summaryLength) bytes, more than the \(configuration.maxFrameLength)-byte frame limit"
             )
         }
-        self.pasteboard = request.pasteboard
+        self.target = target
         self.declared = items
         self.types = types
         self.eager = eager

@@ -35,6 +35,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case permissionDenied = "permission-denied"
     /// The source that promised the data is gone or failed to produce it.
     case sourceUnavailable = "source-unavailable"
+    /// No drag session in flight has that id (or none is in flight), or it already ended.
+    case noSuchSession = "no-such-session"
     /// The daemon is shutting down.
     case shuttingDown = "shutting-down"
     /// Anything else; the message says what.

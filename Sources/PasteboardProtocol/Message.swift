@@ -43,6 +43,27 @@ public enum Message: Sendable, Equatable {
     case released(Released)
     /// Client → daemon: the client is about to disconnect; capture its promised data (within the budget), then answer `ok`.
     case relinquish
+    /// Client → daemon: begin a drag session with items (eager bytes follow as in `write`).
+    case drag(DragRequest)
+    /// Client → daemon: add items to a drag session still in flight (eager bytes follow as in `write`).
+    case add(AddItemsRequest)
+    /// Daemon → client: a drag session as it now is. First answer to `drag`/`add` (not terminal);
+    /// terminal answer to a `drop` that performed the drop.
+    case session(SessionInfo)
+    /// Client → daemon: describe the drag sessions in flight (or one of them).
+    case sessions(SessionsRequest)
+    /// Daemon → client: the answer to `sessions`. Terminal.
+    case sessionList(SessionList)
+    /// Client → daemon: a destination's proposal for a session: perform the drop (copy, move), refuse it (forbidden), or cancel the drag.
+    case drop(DropRequest)
+    /// Client → daemon: the destination that dropped a session has loaded what it wanted: end it.
+    case finish(FinishRequest)
+    /// Daemon → drag source, on its `drag`/`add`: a destination refused the drop (not terminal).
+    case proposed(DestinationReport)
+    /// Daemon → drag source, on its `drag`/`add`: a destination dropped the session and loads its items (not terminal).
+    case dropped(DestinationReport)
+    /// Daemon → drag source, on its `drag`/`add`: the session ended. Terminal.
+    case ended(SessionEnd)
 
     /// The `op` member's value for this message.
     public var op: String {
@@ -67,6 +88,16 @@ public enum Message: Sendable, Equatable {
         case .size: "size"
         case .released: "released"
         case .relinquish: "relinquish"
+        case .drag: "drag"
+        case .add: "add"
+        case .session: "session"
+        case .sessions: "sessions"
+        case .sessionList: "session-list"
+        case .drop: "drop"
+        case .finish: "finish"
+        case .proposed: "proposed"
+        case .dropped: "dropped"
+        case .ended: "ended"
         }
     }
 }
@@ -79,11 +110,15 @@ public struct Hello: Sendable, Equatable, Codable {
     public var client: String
     /// The client's process id (informational; the daemon trusts SO_PEERCRED instead).
     public var pid: Int32?
+    /// The application the client belongs to (e.g. `com.example.gallery`); absent means `client`.
+    /// Restricted drag sessions and local contexts are shared only within one application.
+    public var app: String?
 
-    public init(version: Int = ProtocolVersion.current, client: String, pid: Int32?) {
+    public init(version: Int = ProtocolVersion.current, client: String, pid: Int32?, app: String? = nil) {
         self.version = version
         self.client = client
         self.pid = pid
+        self.app = app
     }
 }
 
@@ -191,8 +226,12 @@ public struct WriteRequest: Sendable, Equatable, Codable {
 }
 
 /// `read`: which item, and the accepted types in the destination's preference order.
+/// The item is on a pasteboard, or (with `session`) in a drag session this client dropped.
 public struct ReadRequest: Sendable, Equatable, Codable {
-    public var pasteboard: String
+    /// The pasteboard's name; absent when `session` is set.
+    public var pasteboard: String?
+    /// A drag session's id, instead of a pasteboard.
+    public var session: Int?
     /// Index of the item, from 0.
     public var item: Int
     /// UTIs or MIME types, most preferred first; empty means the item's first representation.
@@ -200,8 +239,9 @@ public struct ReadRequest: Sendable, Equatable, Codable {
     /// The destination takes a path instead of the bytes when the source allows opening in place.
     public var openInPlace: Bool?
 
-    public init(pasteboard: String, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil) {
+    public init(pasteboard: String? = nil, session: Int? = nil, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil) {
         self.pasteboard = pasteboard
+        self.session = session
         self.item = item
         self.accept = accept
         self.openInPlace = openInPlace
@@ -296,9 +336,11 @@ public struct DeclareRequest: Sendable, Equatable, Codable {
 public struct ProduceRequest: Sendable, Equatable, Codable {
     /// The number the source gave the promise in its `write`.
     public var promise: Int
-    /// The pasteboard holding the item.
-    public var pasteboard: String
-    /// The item's index on it.
+    /// The pasteboard holding the item (absent for an item of a drag session).
+    public var pasteboard: String?
+    /// The drag session holding the item, when it is not on a pasteboard.
+    public var session: Int?
+    /// The item's index on the pasteboard or in the session.
     public var item: Int
     /// The representation's type.
     public var type: String
@@ -307,9 +349,13 @@ public struct ProduceRequest: Sendable, Equatable, Codable {
     /// The loading process's id, when a destination loads (informational).
     public var destinationPID: Int32?
 
-    public init(promise: Int, pasteboard: String, item: Int, type: String, capture: Bool? = nil, destinationPID: Int32? = nil) {
+    public init(
+        promise: Int, pasteboard: String?, session: Int? = nil, item: Int, type: String,
+        capture: Bool? = nil, destinationPID: Int32? = nil
+    ) {
         self.promise = promise
         self.pasteboard = pasteboard
+        self.session = session
         self.item = item
         self.type = type
         self.capture = capture

@@ -79,6 +79,16 @@ extension Message: Codable {
         case "size": self = .size(try SizeDeclaration(from: decoder))
         case "released": self = .released(try Released(from: decoder))
         case "relinquish": self = .relinquish
+        case "drag": self = .drag(try DragRequest(from: decoder))
+        case "add": self = .add(try AddItemsRequest(from: decoder))
+        case "session": self = .session(try SessionInfo(from: decoder))
+        case "sessions": self = .sessions(try SessionsRequest(from: decoder))
+        case "session-list": self = .sessionList(try SessionList(from: decoder))
+        case "drop": self = .drop(try DropRequest(from: decoder))
+        case "finish": self = .finish(try FinishRequest(from: decoder))
+        case "proposed": self = .proposed(try DestinationReport(from: decoder))
+        case "dropped": self = .dropped(try DestinationReport(from: decoder))
+        case "ended": self = .ended(try SessionEnd(from: decoder))
         default: throw ProtocolError(.unknownMessage, "unknown message op '\(type)'")
         }
     }
@@ -103,6 +113,15 @@ extension Message: Codable {
         case .produce(let value): try value.encode(to: encoder)
         case .size(let value): try value.encode(to: encoder)
         case .released(let value): try value.encode(to: encoder)
+        case .drag(let value): try value.encode(to: encoder)
+        case .add(let value): try value.encode(to: encoder)
+        case .session(let value): try value.encode(to: encoder)
+        case .sessionList(let value): try value.encode(to: encoder)
+        case .drop(let value): try value.encode(to: encoder)
+        case .finish(let value): try value.encode(to: encoder)
+        case .proposed(let value), .dropped(let value): try value.encode(to: encoder)
+        case .ended(let value): try value.encode(to: encoder)
+        case .sessions(let value): try value.encode(to: encoder)
         case .cancel, .relinquish: break
         }
     }

@@ -45,6 +45,11 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         valueName: "bytes"))
     var captureBudget: Int = 64 << 20
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Cancel a drag session nobody dropped within this many seconds (a source may ask for its own timeout). Default: no limit.",
+        valueName: "seconds"))
+    var sessionTimeout: Double?
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard (ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) else {
@@ -53,6 +58,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         guard window >= ProtocolLimits.preferredChunkSize else { throw ValidationError("--window must be at least 65536") }
         guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
         guard captureBudget >= 0 else { throw ValidationError("--capture-budget must be 0 or more") }
+        if let sessionTimeout, !(sessionTimeout > 0) { throw ValidationError("--session-timeout must be more than 0 seconds") }
     }
 
     func run() async throws {
@@ -75,6 +81,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         var configuration = DaemonConfiguration(socketPath: socketPath)
         configuration.maxRepresentationSize = maxRepresentationSize
         configuration.captureBudget = captureBudget
+        configuration.sessionTimeout = sessionTimeout
         configuration.maxFrameLength = maxFrameLength
         configuration.window = window
 

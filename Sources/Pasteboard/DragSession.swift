@@ -1,0 +1,137 @@
+import PasteboardProtocol
+import PasteboardTypes
+
+/// The source side of a drag (UIKit's UIDragSession): items lifted into the daemon, which any
+/// destination may inspect and one may drop.
+///
+/// ```swift
+/// let session = try await DragSession.begin(with: [provider], allowing: [.copy, .move], on: connection)
+/// for try await event in session.events {
+///     if case .finished(.move, _, _) = event { deleteOriginals() }
+/// }
+/// ```
+///
+/// The connection serves the items' promised representations while the session is in flight,
+/// so keep it open until `events` ends. Delete originals only on `.finished(.move, ...)`:
+/// a drop is not acceptance.
+public struct DragSession: Sendable {
+    /// The session's id (what `pb drop --session` and `DropSession.session(_:on:)` take).
+    public var id: Int { info.id }
+    /// The session as it stood when this source joined it.
+    public let info: SessionInfo
+    /// What happens to the session, ending with `finished`, `cancelled` or `failed`.
+    public let events: AsyncThrowingStream<DragEvent, any Error>
+    private let connection: PasteboardConnection
+    private let requestID: UInt32
+
+    /// Begins a session with `items` (best representation first in each), allowing `operations`.
+    /// With `restrictedToApp`, only clients of this connection's application see and drop it;
+    /// `localContext` is visible only to them. With `timeout`, the daemon cancels the session
+    /// when nobody dropped it in time.
+    public static func begin(
+        with items: [ItemProvider], allowing operations: Set<DragOperation> = [.copy],
+        restrictedToApp: Bool = false, localContext: String? = nil, timeout: Duration? = nil,
+        on connection: PasteboardConnection
+    ) async throws -> DragSession {
+        let upload = ItemUpload(items, connection: connection)
+        let request = DragRequest(
+            items: upload.infos, allow: DragOperation.allCases.filter(operations.contains),
+            restricted: restrictedToApp ? true : nil, localContext: localContext,
+            timeout: timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        )
+        return try await DragSession(upload.send(.drag(request)), connection: connection)
+    }
+
+    /// Adds `items` to session `id` while it is in flight (UIKit's itemsForAddingTo); they follow
+    /// its current items. The returned session's events tell this source how the session ends.
+    public static func add(_ items: [ItemProvider], to id: Int, on connection: PasteboardConnection) async throws -> DragSession {
+        let upload = ItemUpload(items, connection: connection)
+        return try await DragSession(upload.send(.add(AddItemsRequest(session: id, items: upload.infos))), connection: connection)
+    }
+
+    private init(_ sent: (reply: Message, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>), connection: PasteboardConnection) throws {
+        guard case .session(let info) = sent.reply else {
+            connection.closeRequest(sent.id)
+            throw PasteboardError.connectionLost("the daemon answered '\(sent.reply.op)' instead of 'session'")
+        }
+        self.info = info
+        self.connection = connection
+        self.requestID = sent.id
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: DragEvent.self)
+        self.events = events
+        let frames = sent.frames
+        let id = sent.id
+        let task = Task {
+            defer { connection.closeRequest(id) }
+            do {
+                for try await frame in frames where frame.kind == .message {
+                    let message = try frame.decodeMessage()
+                    guard let event = DragEvent(message) else { continue }
+                    continuation.yield(event)
+                    if event.isTerminal {
+                        continuation.finish()
+                        return
+                    }
+                }
+                continuation.finish(throwing: PasteboardError.connectionLost("the daemon closed the connection during the drag"))
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { termination in
+            // The consuming task was cancelled: the source abandons the drag.
+            if case .cancelled = termination { connection.cancelInBackground(id) }
+            task.cancel()
+        }
+    }
+
+    /// Abandons the session: it ends cancelled (for every participant), unless it already ended.
+    public func cancel() {
+        connection.cancelInBackground(requestID)
+    }
+}
+
+/// What a drag source hears about its session.
+public enum DragEvent: Sendable, Equatable {
+    /// A destination refused the drop (`forbidden`) or is cancelling the drag (`cancel`).
+    case proposed(DropOperation, destinationApp: String)
+    /// A destination dropped the session and is loading its items with `operation`.
+    case dropped(DragOperation, destinationApp: String, destinationPID: Int32)
+    /// The destination finished the drop successfully; on `.move` the source deletes its originals.
+    /// `localContext` is the destination's, when both belong to the same application.
+    case finished(DragOperation, destinationApp: String?, localContext: String?)
+    /// Nobody dropped the session: the source abandoned it or went away, a destination cancelled it, or it timed out.
+    case cancelled(String)
+    /// The drop was performed but failed (the destination said so, or went away).
+    case failed(String)
+
+    /// True for the session's last event.
+    public var isTerminal: Bool {
+        switch self {
+        case .finished, .cancelled, .failed: true
+        case .proposed, .dropped: false
+        }
+    }
+
+    init?(_ message: Message) {
+        switch message {
+        case .proposed(let report):
+            self = .proposed(report.operation, destinationApp: report.app)
+        case .dropped(let report):
+            self = .dropped(report.operation == .move ? .move : .copy, destinationApp: report.app, destinationPID: report.pid)
+        case .ended(let end):
+            switch end.outcome {
+            case .finished:
+                self = .finished(end.operation ?? .copy, destinationApp: end.destinationApp, localContext: end.localContext)
+            case .cancelled:
+                self = .cancelled(end.message ?? "the drag was cancelled")
+            case .failed:
+                self = .failed(end.message ?? "the drop failed")
+            }
+        case .error(let error):
+            self = .failed(error.message)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+/// Items on their way to the daemon (in a `write`, `drag` or `add`): their wire descriptions,
+/// with promised representations registered with the connection, and the upload of their eager
+/// bytes under the daemon's flow-control credit.
+struct ItemUpload: Sendable {
+    let connection: PasteboardConnection
+    let items: [ItemProvider]
+    /// The items as described on the wire.
+    let infos: [ItemInfo]
+    /// The promise numbers registered for them.
+    let registered: [Int]
+
+    init(_ items: [ItemProvider], connection: PasteboardConnection) {
+        var infos: [ItemInfo] = []
+        var registered: [Int] = []
+        for item in items {
+            var representations: [RepresentationInfo] = []
+            for representation in item.representations {
+                var info = RepresentationInfo(type: representation.type.rawValue, size: representation.size)
+                switch representation.content {
+                case .data: break
+                case .promise(let handler, let observer):
+                    let number = connection.promises.register(.init(handler: handler, observer: observer))
+                    registered.append(number)
+                    info.promise = number
+                case .file(let path, let openInPlace):
+                    info.file = Pasteboard.absolute(path)
+                    info.openInPlace = openInPlace ? true : nil
+                }
+                representations.append(info)
+            }
+            infos.append(ItemInfo(
+                representations: representations, suggestedName: item.suggestedName,
+                visibility: item.visibility == .all ? nil : item.visibility
+            ))
+        }
+        self.connection = connection
+        self.items = items
+        self.infos = infos
+        self.registered = registered
+    }
+
+    /// Opens a request, sends `message` (which carries `infos`), uploads the eager bytes, and
+    /// returns the daemon's first answer with the request, which stays open for what follows.
+    /// An `error` answer is thrown; on any failure the promises are released and the request closed.
+    func send(_ message: Message) async throws -> (reply: Message, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>) {
+        let window = SendWindow(initialCredit: connection.welcome.window)
+        let (id, frames) = connection.openRequest(window: window)
+        do {
+            try await connection.send(message, on: id)
+            // The daemon may refuse at once (a limit, a bad type); watch for that while sending.
+            let reply = try await withThrowingTaskGroup(of: Message?.self) { group in
+                group.addTask {
+                    for try await frame in frames where frame.kind == .message {
+                        let reply = try frame.decodeMessage()
+                        if case .error(let error) = reply { throw PasteboardError.daemon(error) }
+                        return reply
+                    }
+                    throw PasteboardError.connectionLost("the daemon closed the connection before answering '\(message.op)'")
+                }
+                group.addTask {
+                    try await self.upload(id: id, window: window)
+                    return nil
+                }
+                while let result = try await group.next() {
+                    if let reply = result {
+                        group.cancelAll()
+                        return reply
+                    }
+                }
+                throw PasteboardError.connectionLost("'\(message.op)' ended without an answer")
+            }
+            return (reply, id, frames)
+        } catch {
+            connection.closeRequest(id)
+            connection.promises.release(registered)
+            throw error
+        }
+    }
+
+    private func upload(id: UInt32, window: SendWindow) async throws {
+        let limit = connection.chunkLimit
+        for item in items {
+            for representation in item.representations {
+                guard case .data(let chunks) = representation.content else { continue }
+                for chunk in chunks {
+                    var remaining = chunk
+                    while remaining.readableBytes > 0 {
+                        let allowed = try await window.acquire(upTo: min(limit, remaining.readableBytes))
+                        try await connection.sendData(remaining.readSlice(length: allowed)!, on: id, end: false)
+                    }
+                }
+                try await connection.sendData(ByteBuffer(), on: id, end: true)
+            }
+        }
+    }
+}

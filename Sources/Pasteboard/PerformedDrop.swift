@@ -1,0 +1,120 @@
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+/// A drag session this destination dropped: load its items (only this destination may), then
+/// `finish`, which tells the source the performed operation and whether the drop succeeded.
+/// If the destination goes away without finishing, the source hears `failed`.
+public struct PerformedDrop: Sendable {
+    /// The dropped session's metadata.
+    public let info: SessionInfo
+    /// The connection that dropped it.
+    public let connection: PasteboardConnection
+    private var loader: RepresentationLoader { RepresentationLoader(connection: connection, target: .session(info.id)) }
+
+    init(info: SessionInfo, connection: PasteboardConnection) {
+        self.info = info
+        self.connection = connection
+    }
+
+    /// The session's id.
+    public var id: Int { info.id }
+    /// The operation being performed (a `.move` proposal is a copy when the source does not allow move).
+    public var operation: DragOperation { info.operation ?? .copy }
+    /// The source's local context, when this destination belongs to the source's application.
+    public var localContext: String? { info.localContext }
+    /// The items, in drag order.
+    public var items: [PasteboardItem] { DropSession(info: info, connection: connection).items }
+
+    /// Streams item `item`'s representation best matching `accepting`; see `Pasteboard.load(item:accepting:openInPlace:progress:header:chunk:)`.
+    @discardableResult
+    public func load(
+        item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in },
+        header: (RepresentationHeader) async throws -> Void = { _ in },
+        chunk: (ByteBuffer) async throws -> Void
+    ) async throws -> RepresentationHeader {
+        try await loader.load(item: item, accepting: accepting, progress: progress, header: header, chunk: chunk)
+    }
+
+    /// Loads item `item`'s best representation for `accepting` into memory.
+    public func loadData(
+        item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
+    ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
+        try await loader.loadData(item: item, accepting: accepting, progress: progress)
+    }
+
+    /// Loads item `item`'s best representation for `accepting` into a temporary file in
+    /// `directory`; a failed or cancelled load leaves no file.
+    public func loadFile(
+        item: Int, accepting: [TypeIdentifier], directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
+    ) async throws -> LoadedFile {
+        try await loader.loadFile(item: item, accepting: accepting, directory: directory, progress: progress)
+    }
+
+    /// Loads item `item` as a `T` (see `Transferable`).
+    public func load<T: Transferable>(_ type: T.Type, item: Int, progress: (LoadProgress) -> Void = { _ in }) async throws -> T {
+        try await loader.load(type, item: item, progress: progress)
+    }
+
+    /// Loads every item that offers a type in `accepting`, in drag order, each into a temporary
+    /// file in `directory`; `progress` hears each item's progress and the total. Items offering
+    /// none of the types are skipped (their index is absent from the result). If one load fails,
+    /// the files already loaded are deleted and the error is thrown.
+    public func loadFiles(
+        accepting: [TypeIdentifier], directory: String? = nil, progress: (DropProgress) -> Void = { _ in }
+    ) async throws -> [(item: Int, file: LoadedFile)] {
+        let wanted = items.filter { $0.representation(accepting: accepting) != nil }
+        var tracker = DropProgress.Tracker(items: wanted, accepting: accepting)
+        var loaded: [(item: Int, file: LoadedFile)] = []
+        for item in wanted {
+            let file = try await loadFile(item: item.index, accepting: accepting, directory: directory) { itemProgress in
+                progress(tracker.update(item: item.index, itemProgress))
+            }
+            loaded.append((item.index, file))
+        }
+        return loaded
+    }
+
+    /// Ends the drop: on success the source hears `finished(operation)` (and deletes its originals
+    /// on move), else `failed` with `message`. `localContext` reaches a source of the same application.
+    public func finish(success: Bool = true, message: String? = nil, localContext: String? = nil) async throws {
+        let (id, frames) = connection.openRequest()
+        defer { connection.closeRequest(id) }
+        try await connection.send(
+            .finish(FinishRequest(session: info.id, success: success, message: message, localContext: localContext)), on: id
+        )
+        for try await frame in frames where frame.kind == .message {
+            if case .error(let error) = try frame.decodeMessage() { throw PasteboardError.daemon(error) }
+            return
+        }
+        throw PasteboardError.connectionLost("the daemon closed the connection before answering 'finish'")
+    }
+}
+
+/// How far a drop's loads have come: the current item's progress and the total over all items.
+public struct DropProgress: Sendable, Equatable {
+    /// The index of the item loading now.
+    public var item: Int
+    /// That item's progress.
+    public var itemProgress: LoadProgress
+    /// Bytes of all loaded items so far, over their total (unknown while some size is unknown).
+    public var overall: LoadProgress
+
+    /// Adds up item progress into the overall figure.
+    struct Tracker {
+        private var sizes: [Int: Int?]
+        private var completed: [Int: Int] = [:]
+
+        init(items: [PasteboardItem], accepting: [TypeIdentifier]) {
+            sizes = Dictionary(uniqueKeysWithValues: items.map { ($0.index, $0.representation(accepting: accepting)?.size) })
+        }
+
+        mutating func update(item: Int, _ progress: LoadProgress) -> DropProgress {
+            completed[item] = progress.completed
+            if let total = progress.total { sizes[item] = total }
+            let knownSizes = sizes.values.compactMap { $0 }
+            let total: Int? = knownSizes.count == sizes.count ? knownSizes.reduce(0, +) : nil
+            return DropProgress(item: item, itemProgress: progress, overall: LoadProgress(completed: completed.values.reduce(0, +), total: total))
+        }
+    }
+}

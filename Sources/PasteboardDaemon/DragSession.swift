@@ -1,0 +1,59 @@
+import PasteboardProtocol
+import PasteboardTypes
+
+/// A drag session as the daemon holds it: lifted by a source with items, possibly grown by
+/// others while in flight, dropped by one destination, then ended (finished, cancelled or failed).
+///
+/// Its metadata is readable by every client that may see it; its data only by the destination
+/// that dropped it.
+struct DragSession: Sendable {
+    /// A client that contributed items and hears the session's events on its request.
+    struct Participant: Sendable {
+        let connection: SourceConnection
+        let events: AsyncStream<Message>.Continuation
+    }
+
+    let id: Int
+    /// The client that began the session.
+    let source: SourceConnection
+    let allowed: [DragOperation]
+    let restricted: Bool
+    let localContext: String?
+    var items: [StoredItem]
+    var participants: [Int: Participant] = [:]
+    var state: SessionState = .lifted
+    /// Once dropped: the destination and the operation it performs.
+    var dropper: SourceConnection?
+    var operation: DragOperation?
+
+    /// True when `client` may see the session (and drop it).
+    func isVisible(to client: SourceConnection) -> Bool {
+        !restricted || client.app == source.app
+    }
+
+    /// The metadata `client` may read.
+    func info(for client: SourceConnection, registry: TypeRegistry) -> SessionInfo {
+        SessionInfo(
+            id: id, app: source.app, client: source.clientName, pid: source.pid,
+            allow: allowed, restricted: restricted ? true : nil, state: state,
+            items: items.map { $0.info(registry: registry) },
+            localContext: client.app == source.app ? localContext : nil,
+            operation: operation
+        )
+    }
+
+    /// The operation a destination's `copy`/`move` proposal performs: move only when allowed.
+    func performedOperation(for proposal: DragOperation) throws(ProtocolError) -> DragOperation {
+        if allowed.contains(proposal) { return proposal }
+        if proposal == .move, allowed.contains(.copy) { return .copy }
+        throw ProtocolError(
+            .permissionDenied,
+            "drag session \(id) allows only \(allowed.map(\.rawValue).joined(separator: ", ")), not \(proposal.rawValue)"
+        )
+    }
+
+    /// Sends `event` to every participant.
+    func broadcast(_ event: Message) {
+        for participant in participants.values { participant.events.yield(event) }
+    }
+}

@@ -1,0 +1,194 @@
+/// What a drop does with the dragged items (UIKit's UIDropOperation, without the refusals).
+public enum DragOperation: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+    /// The destination gets a copy; the source keeps its original.
+    case copy
+    /// The destination gets the items and the source deletes its originals once the drop finished.
+    case move
+}
+
+/// A destination's answer to a drag session (UIKit's UIDropProposal operation).
+public enum DropOperation: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+    /// The destination ends the drag: nothing is transferred, the session ends cancelled.
+    case cancel
+    /// The destination refuses the drop; the session stays in flight for another destination.
+    case forbidden
+    /// Perform the drop as a copy.
+    case copy
+    /// Perform the drop as a move (a copy when the source does not allow move).
+    case move
+}
+
+/// Where a drag session stands.
+public enum SessionState: String, Sendable, Equatable, Codable {
+    /// In flight: items may still be added; any destination may drop it.
+    case lifted
+    /// One destination dropped it and is loading its items.
+    case dropped
+}
+
+/// `drag`: begin a drag session. Eager representations' bytes follow as data frames, as in `write`.
+public struct DragRequest: Sendable, Equatable, Codable {
+    /// The dragged items, in order.
+    public var items: [ItemInfo]
+    /// The operations the source allows; absent means copy only.
+    public var allow: [DragOperation]?
+    /// Only clients of the source's own application may see and drop the session.
+    public var restricted: Bool?
+    /// Opaque text only clients of the source's application see (UIKit's localContext).
+    public var localContext: String?
+    /// Seconds the session may stay in flight before the daemon cancels it.
+    public var timeout: Double?
+
+    public init(items: [ItemInfo], allow: [DragOperation]? = nil, restricted: Bool? = nil, localContext: String? = nil, timeout: Double? = nil) {
+        self.items = items
+        self.allow = allow
+        self.restricted = restricted
+        self.localContext = localContext
+        self.timeout = timeout
+    }
+}
+
+/// `add`: items for a session in flight (UIKit's itemsForAddingTo). Eager bytes follow as in `write`.
+public struct AddItemsRequest: Sendable, Equatable, Codable {
+    /// The session's id.
+    public var session: Int
+    /// The added items; they follow the session's current items.
+    public var items: [ItemInfo]
+
+    public init(session: Int, items: [ItemInfo]) {
+        self.session = session
+        self.items = items
+    }
+}
+
+/// `session`: a drag session's metadata (never its data).
+public struct SessionInfo: Sendable, Equatable, Codable {
+    /// The session's id, unique for the daemon's lifetime.
+    public var id: Int
+    /// The source's application.
+    public var app: String
+    /// The source's client name.
+    public var client: String
+    /// The source's process id.
+    public var pid: Int32
+    /// The operations the source allows.
+    public var allow: [DragOperation]
+    /// True when only the source's application may see and drop the session.
+    public var restricted: Bool?
+    /// Where the session stands.
+    public var state: SessionState
+    /// Its items: types, sizes, suggested names, in order.
+    public var items: [ItemInfo]
+    /// The source's local context; present only for clients of the source's application.
+    public var localContext: String?
+    /// Once dropped: the operation being performed.
+    public var operation: DragOperation?
+
+    public init(
+        id: Int, app: String, client: String, pid: Int32, allow: [DragOperation], restricted: Bool?,
+        state: SessionState, items: [ItemInfo], localContext: String? = nil, operation: DragOperation? = nil
+    ) {
+        self.id = id
+        self.app = app
+        self.client = client
+        self.pid = pid
+        self.allow = allow
+        self.restricted = restricted
+        self.state = state
+        self.items = items
+        self.localContext = localContext
+        self.operation = operation
+    }
+}
+
+/// `sessions`: which sessions to describe.
+public struct SessionsRequest: Sendable, Equatable, Codable {
+    /// One session by id (an error when it is not in flight or not visible); absent means all.
+    public var session: Int?
+    public init(session: Int? = nil) { self.session = session }
+}
+
+/// `session-list`: the sessions in flight this client may see, most recent last.
+public struct SessionList: Sendable, Equatable, Codable {
+    public var sessions: [SessionInfo]
+    public init(sessions: [SessionInfo]) { self.sessions = sessions }
+}
+
+/// `drop`: a destination's proposal for a session.
+public struct DropRequest: Sendable, Equatable, Codable {
+    /// The session; absent means the most recent session in flight this client may drop.
+    public var session: Int?
+    /// What the destination does.
+    public var operation: DropOperation
+
+    public init(session: Int? = nil, operation: DropOperation) {
+        self.session = session
+        self.operation = operation
+    }
+}
+
+/// `finish`: the dropping destination is done with a session.
+public struct FinishRequest: Sendable, Equatable, Codable {
+    /// The session's id.
+    public var session: Int
+    /// True when the destination took what it needed; the source then hears `finished`.
+    public var success: Bool
+    /// Why it failed, when it did.
+    public var message: String?
+    /// Opaque text for the source, delivered only when both belong to the same application.
+    public var localContext: String?
+
+    public init(session: Int, success: Bool, message: String? = nil, localContext: String? = nil) {
+        self.session = session
+        self.success = success
+        self.message = message
+        self.localContext = localContext
+    }
+}
+
+/// `proposed`, `dropped`: which destination did what to the session.
+public struct DestinationReport: Sendable, Equatable, Codable {
+    /// The destination's proposal.
+    public var operation: DropOperation
+    /// The destination's application.
+    public var app: String
+    /// The destination's process id.
+    public var pid: Int32
+
+    public init(operation: DropOperation, app: String, pid: Int32) {
+        self.operation = operation
+        self.app = app
+        self.pid = pid
+    }
+}
+
+/// How a drag session ended.
+public enum SessionOutcome: String, Sendable, Equatable, Codable {
+    /// The destination finished the drop successfully with `operation`.
+    case finished
+    /// Nobody dropped it: the source abandoned it, its source went away, a destination cancelled, or it timed out.
+    case cancelled
+    /// The drop was performed but did not succeed (the destination failed or went away).
+    case failed
+}
+
+/// `ended`: a drag session's end, to every source that contributed items.
+public struct SessionEnd: Sendable, Equatable, Codable {
+    public var outcome: SessionOutcome
+    /// The performed operation, when `finished`.
+    public var operation: DragOperation?
+    /// Why it was cancelled or failed.
+    public var message: String?
+    /// The destination's application, when one dropped the session.
+    public var destinationApp: String?
+    /// The destination's `finish` local context, when it and the source share their application.
+    public var localContext: String?
+
+    public init(outcome: SessionOutcome, operation: DragOperation? = nil, message: String? = nil, destinationApp: String? = nil, localContext: String? = nil) {
+        self.outcome = outcome
+        self.operation = operation
+        self.message = message
+        self.destinationApp = destinationApp
+        self.localContext = localContext
+    }
+}
