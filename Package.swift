@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PasteboardTypes", targets: ["PasteboardTypes"]),
         .executable(name: "pb", targets: ["pb"]),
         .executable(name: "pasteboardd", targets: ["pasteboardd"]),
+        .executable(name: "gallery", targets: ["gallery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -55,6 +56,17 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
+        .target(name: "Gallery"),
+        // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
+        .executableTarget(
+            name: "gallery",
+            dependencies: [
+                "Gallery", "Pasteboard", "PasteboardTypes", "PasteboardProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: staticStdlib
+        ),
         .executableTarget(
             name: "pasteboardd",
             dependencies: [
@@ -80,6 +92,7 @@ let package = Package(
             dependencies: ["PasteboardProtocol", "PasteboardTypes", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
             dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem"]

@@ -85,6 +85,19 @@ public struct DragSession: Sendable {
         }
     }
 
+    /// Waits for the session's end, handing every event to `observe` (the terminal one too), and
+    /// returns the terminal event. When the task is cancelled first, the session is abandoned and
+    /// its `.cancelled` end is returned.
+    public func outcome(observing observe: (DragEvent) -> Void = { _ in }) async throws -> DragEvent {
+        var iterator = events.makeAsyncIterator()
+        while let event = try await withTaskCancellationHandler(operation: { try await iterator.next() }, onCancel: { cancel() }) {
+            observe(event)
+            if event.isTerminal { return event }
+        }
+        if Task.isCancelled { return .cancelled("the drag was abandoned") }
+        throw PasteboardError.connectionLost("the drag's events ended without an outcome")
+    }
+
     /// Abandons the session: it ends cancelled (for every participant), unless it already ended.
     public func cancel() {
         connection.cancelInBackground(requestID)

@@ -10,14 +10,14 @@ import Glibc
 struct PB: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pb",
-        abstract: "Copy, paste, list and watch named pasteboards through pasteboardd.",
+        abstract: "Copy, paste, list and watch named pasteboards, and drag and drop between processes, through pasteboardd.",
         discussion: """
             pb talks to the daemon on $PASTEBOARD_SOCKET (default $XDG_RUNTIME_DIR/pasteboard/pasteboardd.sock) \
             and starts pasteboardd itself when nothing listens there.
 
             Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable.
             """,
-        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Types.self]
+        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, Types.self]
     )
 
     /// Runs the command, mapping every failure to one line on stderr and pb's exit codes.

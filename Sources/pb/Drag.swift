@@ -1,0 +1,113 @@
+import ArgumentParser
+import Pasteboard
+import PasteboardProtocol
+
+/// `pb drag`: lift files (or one item of several representations) into a drag session, serve
+/// them to the destination that drops it, and report how the session ended.
+struct Drag: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Begin a drag session (or add items to one) and serve its items until it ends.",
+        discussion: """
+            Each FILE is one item, read only when the destination that dropped the session loads \
+            it; --rep builds one item of several representations, as for pb copy; without either, \
+            stdin is one item. pb prints the session's id on stderr and stays until the session \
+            ends, then prints the performed operation on stdout: 'copy' or 'move' (exit 0), or \
+            'cancelled' or 'failed' (exit 1). pb never deletes FILE after a move: the shell \
+            decides what a move means (pb drag a.png --allow copy,move && rm a.png).
+
+            SIGINT or SIGTERM abandons the session: it ends cancelled.
+            """
+    )
+
+    @OptionGroup var input: ItemArguments
+
+    @Option(name: .customLong("allow"),
+            help: ArgumentHelp("The operations a destination may perform, comma-separated: copy, move.", valueName: "operations"))
+    var allow: String = "copy"
+
+    @Option(name: .customLong("timeout"),
+            help: ArgumentHelp("Cancel the session when nobody dropped it within this many seconds.", valueName: "seconds"))
+    var timeout: Double?
+
+    @Option(name: .customLong("add"),
+            help: ArgumentHelp("Add the items to this session in flight instead of beginning one.", valueName: "session"))
+    var add: Int?
+
+    @Flag(name: .customLong("restricted"), help: "Only other pb processes may see and drop the session.")
+    var restricted = false
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report each load and each proposal on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        _ = try operations()
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
+        if add != nil, timeout != nil || restricted || allow != "copy" {
+            throw ValidationError("--allow, --timeout and --restricted describe a new session; they do not apply with --add")
+        }
+    }
+
+    private func operations() throws -> Set<DragOperation> {
+        var result: Set<DragOperation> = []
+        for word in allow.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let operation = DragOperation(rawValue: String(word)) else {
+                throw ValidationError("--allow takes copy, move or copy,move, not '\(allow)'")
+            }
+            result.insert(operation)
+        }
+        return result
+    }
+
+    func run() async throws {
+        let registry = TypeArguments.registry().registry
+        let serving = LazyServing(verbose: verbose, pasteOnce: false)
+        let servesFiles = !input.files.isEmpty || input.representations.contains { $0.contains("=@") }
+        let items = servesFiles && (try? input.validateLazy()) != nil
+            ? try input.lazyItems(registry: registry, serving: serving)
+            : try input.eagerItems(registry: registry)
+        let operations = try operations()
+        let end = try await PasteboardConnection.withConnection(clientName: "pb") { connection in
+            let session = if let add {
+                try await DragSession.add(items, to: add, on: connection)
+            } else {
+                try await DragSession.begin(
+                    with: items, allowing: operations, restrictedToApp: restricted,
+                    timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
+                )
+            }
+            Output.printError("pb: drag session \(session.id): \(items.count) item\(items.count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'")
+            let verbose = verbose
+            return try await Signals.cancellingOnInterrupt {
+                try await session.outcome { event in
+                    if verbose || event.isTerminal { Self.report(event) }
+                }
+            }
+        }
+        switch end {
+        case .finished(let operation, _, _):
+            Output.printOut(operation.rawValue)
+        case .cancelled:
+            Output.printOut("cancelled")
+            throw CLIError.quietFailure
+        default:
+            Output.printOut("failed")
+            throw CLIError.quietFailure
+        }
+    }
+
+    /// One line on stderr about an event.
+    static func report(_ event: DragEvent) {
+        switch event {
+        case .proposed(let operation, let app):
+            Output.printError("pb: \(app) \(operation == .forbidden ? "refused the drop" : "cancels the drag")")
+        case .dropped(let operation, let app, let pid):
+            Output.printError("pb: dropped by \(app) (pid \(pid)) as \(operation.rawValue)")
+        case .finished(let operation, let app, _):
+            Output.printError("pb: \(app ?? "the destination") finished the drop (\(operation.rawValue))")
+        case .cancelled(let reason):
+            Output.printError("pb: the drag was cancelled: \(reason)")
+        case .failed(let reason):
+            Output.printError("pb: the drop failed: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import NIOCore
+import Pasteboard
+import PasteboardTypes
+
+/// The items a command offers (`pb copy`, `pb drag`): stdin, FILE arguments (one item each),
+/// or one item of several representations built from `--rep` (best first).
+struct ItemArguments: ParsableArguments {
+    @Option(name: [.customShort("t"), .customLong("type")],
+            help: ArgumentHelp("The type of the data: a type identifier or a MIME type.", valueName: "type"))
+    var type: String?
+
+    @Option(name: .customLong("rep"), parsing: .singleValue,
+            help: ArgumentHelp("A representation of one item: TYPE=@FILE, TYPE=- (stdin) or TYPE=TEXT. Repeat, best first.", valueName: "type=source"))
+    var representations: [String] = []
+
+    @Argument(help: ArgumentHelp("Files, one item each (default: stdin).", valueName: "file"))
+    var files: [String] = []
+
+    func validate() throws {
+        if !representations.isEmpty && !files.isEmpty { throw ValidationError("give either --rep or FILE arguments, not both") }
+        if !representations.isEmpty && type != nil { throw ValidationError("-t does not apply to --rep; put the type in each --rep") }
+        if stdinReaders > 1 { throw ValidationError("only one --rep may read stdin") }
+    }
+
+    /// Checks the arguments can be served lazily (read at load time, so never from stdin).
+    func validateLazy() throws {
+        if files.isEmpty && representations.isEmpty {
+            throw ValidationError("serving lazily needs FILE arguments or --rep TYPE=@FILE: stdin can be read only once")
+        }
+        if stdinReaders > 0 { throw ValidationError("cannot serve --rep TYPE=- lazily (stdin can be read only once)") }
+    }
+
+    private var stdinReaders: Int {
+        representations.filter { spec in
+            Self.typeSeparator(in: spec).map { spec[spec.index(after: $0)...] == "-" } ?? false
+        }.count
+    }
+
+    /// The items with their bytes read now.
+    func eagerItems(registry: TypeRegistry) throws(CLIError) -> [ItemProvider] {
+        let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
+        if !representations.isEmpty {
+            return [try representationItem(registry: registry)]
+        }
+        if files.isEmpty {
+            let chunks = try Input.readAll(fd: 0, describe: "stdin")
+            var item = ItemProvider()
+            item.registerData(chunks: chunks, for: explicitType ?? sniff(chunks, filename: nil, registry))
+            return [item]
+        }
+        var items: [ItemProvider] = []
+        for file in files {
+            let chunks = try Input.readFile(file)
+            let name = Self.basename(file)
+            var item = ItemProvider(suggestedName: name)
+            item.registerData(chunks: chunks, for: explicitType ?? sniff(chunks, filename: name, registry))
+            items.append(item)
+        }
+        return items
+    }
+
+    /// The items with their files read only when a destination loads them (through `serving`);
+    /// `--rep TYPE=TEXT` representations are sent now.
+    func lazyItems(registry: TypeRegistry, serving: LazyServing) throws(CLIError) -> [ItemProvider] {
+        let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
+        if !representations.isEmpty {
+            return [try representationItem(registry: registry, lazy: serving)]
+        }
+        var items: [ItemProvider] = []
+        for file in files {
+            let (size, prefix) = try Input.peekFile(file, count: 4096)
+            let name = Self.basename(file)
+            let type = explicitType ?? registry.sniff(prefix: prefix, isComplete: prefix.count == size, filename: name)
+            var item = ItemProvider(suggestedName: name)
+            serving.register(file, type: type, size: size, in: &item)
+            items.append(item)
+        }
+        return items
+    }
+
+    private func representationItem(registry: TypeRegistry, lazy: LazyServing? = nil) throws(CLIError) -> ItemProvider {
+        var item = ItemProvider()
+        for spec in representations {
+            guard let equals = Self.typeSeparator(in: spec) else {
+                throw .usage("--rep '\(spec)' is not TYPE=@FILE, TYPE=- or TYPE=TEXT")
+            }
+            let type = try TypeArguments.copyType(String(spec[..<equals]), registry: registry)
+            if item.registeredTypes.contains(type) { throw .usage("--rep lists \(type) twice") }
+            let source = spec[spec.index(after: equals)...]
+            if source == "-" {
+                item.registerData(chunks: try Input.readAll(fd: 0, describe: "stdin"), for: type)
+            } else if source.hasPrefix("@") {
+                let path = String(source.dropFirst())
+                if item.suggestedName == nil { item.suggestedName = Self.basename(path) }
+                if let lazy {
+                    let (size, _) = try Input.peekFile(path, count: 0)
+                    lazy.register(path, type: type, size: size, in: &item)
+                } else {
+                    item.registerData(chunks: try Input.readFile(path), for: type)
+                }
+            } else {
+                item.registerData(Array(source.utf8), for: type)
+            }
+        }
+        return item
+    }
+
+    /// The '=' that ends TYPE in TYPE=SOURCE: the first one not inside a MIME parameter, so
+    /// `text/plain;charset=utf-8=hello` splits after `utf-8`.
+    static func typeSeparator(in spec: String) -> String.Index? {
+        var index = spec.startIndex
+        while let equals = spec[index...].firstIndex(of: "=") {
+            let type = spec[..<equals]
+            if !type.isEmpty, type.split(separator: ";", omittingEmptySubsequences: false).dropFirst().allSatisfy({ $0.contains("=") }) {
+                return equals
+            }
+            index = spec.index(after: equals)
+        }
+        return nil
+    }
+
+    private static func basename(_ path: String) -> String? {
+        path.split(separator: "/").last.map(String.init)
+    }
+
+    private func sniff(_ chunks: [ByteBuffer], filename: String?, _ registry: TypeRegistry) -> TypeIdentifier {
+        let total = chunks.reduce(0) { $0 + $1.readableBytes }
+        let prefix = Input.prefix(of: chunks, count: 4096)
+        return registry.sniff(prefix: prefix, isComplete: prefix.count == total, filename: filename)
+    }
+}
