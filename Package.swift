@@ -57,12 +57,12 @@ let package = Package(
             ]
         ),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
-        .target(name: "Gallery"),
+        .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
         .executableTarget(
             name: "gallery",
             dependencies: [
-                "Gallery", "Pasteboard", "PasteboardTypes", "PasteboardProtocol",
+                "Gallery", "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib
@@ -77,10 +77,19 @@ let package = Package(
             ],
             linkerSettings: staticStdlib
         ),
+        // What pb and gallery share: output, exit statuses, progress display, signals, atomic files.
+        .target(
+            name: "PasteboardCLI",
+            dependencies: [
+                "Pasteboard", "PasteboardProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "pb",
             dependencies: [
-                "Pasteboard", "PasteboardTypes", "PasteboardProtocol",
+                "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -92,7 +101,7 @@ let package = Package(
             dependencies: ["PasteboardProtocol", "PasteboardTypes", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery"]),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
             dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem"]

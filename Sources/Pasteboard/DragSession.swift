@@ -105,7 +105,7 @@ public struct DragSession: Sendable {
 }
 
 /// What a drag source hears about its session.
-public enum DragEvent: Sendable, Equatable {
+public enum DragEvent: Sendable, Equatable, CustomStringConvertible {
     /// A destination refused the drop (`forbidden`) or is cancelling the drag (`cancel`).
     case proposed(DropOperation, destinationApp: String)
     /// A destination dropped the session and is loading its items with `operation`.
@@ -123,6 +123,22 @@ public enum DragEvent: Sendable, Equatable {
         switch self {
         case .finished, .cancelled, .failed: true
         case .proposed, .dropped: false
+        }
+    }
+
+    /// One line for humans ("dropped by gallery (pid 42) as move").
+    public var description: String {
+        switch self {
+        case .proposed(let operation, let app):
+            "\(app) \(operation == .forbidden ? "refused the drop" : "cancels the drag")"
+        case .dropped(let operation, let app, let pid):
+            "dropped by \(app) (pid \(pid)) as \(operation.rawValue)"
+        case .finished(let operation, let app, _):
+            "\(app ?? "the destination") finished the drop (\(operation.rawValue))"
+        case .cancelled(let reason):
+            "the drag was cancelled: \(reason)"
+        case .failed(let reason):
+            "the drop failed: \(reason)"
         }
     }
 

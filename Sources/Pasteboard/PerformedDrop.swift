@@ -100,16 +100,18 @@ public struct DropProgress: Sendable, Equatable {
     /// Bytes of all loaded items so far, over their total (unknown while some size is unknown).
     public var overall: LoadProgress
 
-    /// Adds up item progress into the overall figure.
-    struct Tracker {
+    /// Adds up item progress into the overall figure, for apps that load items one by one.
+    public struct Tracker: Sendable {
         private var sizes: [Int: Int?]
         private var completed: [Int: Int] = [:]
 
-        init(items: [PasteboardItem], accepting: [TypeIdentifier]) {
+        /// Tracks loads of `items`, each of its best representation for `accepting`.
+        public init(items: [PasteboardItem], accepting: [TypeIdentifier]) {
             sizes = Dictionary(uniqueKeysWithValues: items.map { ($0.index, $0.representation(accepting: accepting)?.size) })
         }
 
-        mutating func update(item: Int, _ progress: LoadProgress) -> DropProgress {
+        /// Records item `item`'s progress; returns it with the overall figure.
+        public mutating func update(item: Int, _ progress: LoadProgress) -> DropProgress {
             completed[item] = progress.completed
             if let total = progress.total { sizes[item] = total }
             let knownSizes = sizes.values.compactMap { $0 }

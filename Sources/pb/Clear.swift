@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 
 /// `pb clear`: remove every item from a pasteboard.
 struct Clear: AsyncParsableCommand {

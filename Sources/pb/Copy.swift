@@ -1,6 +1,7 @@
 import ArgumentParser
 import NIOCore
 import Pasteboard
+import PasteboardCLI
 import PasteboardTypes
 
 /// `pb copy`: put stdin, files, or one item of several representations on a pasteboard.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 import PasteboardProtocol
 
 /// `pb drag`: lift files (or one item of several representations) into a drag session, serve
@@ -79,7 +80,7 @@ struct Drag: AsyncParsableCommand {
             let verbose = verbose
             return try await Signals.cancellingOnInterrupt {
                 try await session.outcome { event in
-                    if verbose || event.isTerminal { Self.report(event) }
+                    if verbose || event.isTerminal { Output.printError("pb: \(event)") }
                 }
             }
         }
@@ -92,22 +93,6 @@ struct Drag: AsyncParsableCommand {
         default:
             Output.printOut("failed")
             throw CLIError.quietFailure
-        }
-    }
-
-    /// One line on stderr about an event.
-    static func report(_ event: DragEvent) {
-        switch event {
-        case .proposed(let operation, let app):
-            Output.printError("pb: \(app) \(operation == .forbidden ? "refused the drop" : "cancels the drag")")
-        case .dropped(let operation, let app, let pid):
-            Output.printError("pb: dropped by \(app) (pid \(pid)) as \(operation.rawValue)")
-        case .finished(let operation, let app, _):
-            Output.printError("pb: \(app ?? "the destination") finished the drop (\(operation.rawValue))")
-        case .cancelled(let reason):
-            Output.printError("pb: the drag was cancelled: \(reason)")
-        case .failed(let reason):
-            Output.printError("pb: the drop failed: \(reason)")
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 import PasteboardProtocol
 import PasteboardTypes
 

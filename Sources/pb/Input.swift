@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import PasteboardCLI
 import Glibc
 #endif
 import NIOCore

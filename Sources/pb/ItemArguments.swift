@@ -1,6 +1,7 @@
 import ArgumentParser
 import NIOCore
 import Pasteboard
+import PasteboardCLI
 import PasteboardTypes
 
 /// The items a command offers (`pb copy`, `pb drag`): stdin, FILE arguments (one item each),

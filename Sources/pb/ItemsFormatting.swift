@@ -1,3 +1,4 @@
+import PasteboardCLI
 import PasteboardProtocol
 
 #if canImport(FoundationEssentials)

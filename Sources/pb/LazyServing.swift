@@ -1,4 +1,5 @@
 import Pasteboard
+import PasteboardCLI
 import PasteboardTypes
 
 /// How `pb copy --lazy` serves its files: each load reads the file from disk as it streams;

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 import PasteboardProtocol
 
 /// `pb list`: the change count and every item's representations.

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `pb`: copy and paste through pasteboardd from the shell.
 @main
@@ -22,19 +20,6 @@ struct PB: AsyncParsableCommand {
 
     /// Runs the command, mapping every failure to one line on stderr and pb's exit codes.
     static func main() async {
-        do {
-            var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(status: ExitStatus.finish(error))
-        }
-    }
-
-    private static func exit(status: Int32) -> Never {
-        Glibc.exit(status)
+        await CommandRunner.main(PB.self)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NIOCore
 import Pasteboard
+import PasteboardCLI
 
 /// `pb paste`: write an item's best representation for the accepted types to stdout or a file.
 struct Paste: AsyncParsableCommand {

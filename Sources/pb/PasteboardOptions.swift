@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 import PasteboardProtocol
 
 /// The option every subcommand shares: which named pasteboard.

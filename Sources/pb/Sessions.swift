@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 import PasteboardProtocol
 
 #if canImport(FoundationEssentials)

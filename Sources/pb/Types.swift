@@ -1,3 +1,4 @@
+import PasteboardCLI
 import ArgumentParser
 import PasteboardTypes
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Pasteboard
+import PasteboardCLI
 
 /// `pb watch`: one line per change of a pasteboard until interrupted.
 struct Watch: AsyncParsableCommand {

@@ -5,14 +5,14 @@ import NIOCore
 
 /// Writes an output file through a temporary file in the same directory and a rename, so a
 /// failed paste never leaves a partial file (and never clobbers the old one).
-final class AtomicFileWriter {
-    let path: String
+public final class AtomicFileWriter {
+    public let path: String
     private let temporaryPath: String
     private var fd: Int32
     private var committed = false
 
     /// Creates the temporary file beside `path`.
-    init(path: String) throws(CLIError) {
+    public init(path: String) throws(CLIError) {
         self.path = path
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
@@ -26,7 +26,7 @@ final class AtomicFileWriter {
     }
 
     /// Appends bytes.
-    func write(_ buffer: ByteBuffer) throws(CLIError) {
+    public func write(_ buffer: ByteBuffer) throws(CLIError) {
         do throws(CLIError) {
             try Output.write(buffer, to: fd)
         } catch {
@@ -35,7 +35,7 @@ final class AtomicFileWriter {
     }
 
     /// Flushes to disk and renames over `path`.
-    func commit() throws(CLIError) {
+    public func commit() throws(CLIError) {
         guard fsync(fd) == 0, close(fd) == 0 else {
             let code = errno
             fd = -1

@@ -5,10 +5,10 @@ import Dispatch
 
 /// Turns SIGINT and SIGTERM into events pb can act on (cancel a paste, hand over lazy data)
 /// instead of dying mid-write.
-enum Signals {
+public enum Signals {
     /// Runs `body`; when SIGINT or SIGTERM arrives first, cancels it (its error, usually
     /// `CancellationError`, is rethrown once it has cleaned up).
-    static func cancellingOnInterrupt<Result: Sendable>(_ body: sending @escaping () async throws -> Result) async throws -> Result {
+    public static func cancellingOnInterrupt<Result: Sendable>(_ body: sending @escaping () async throws -> Result) async throws -> Result {
         let task = Task(operation: body)
         let watcher = Task {
             if await next() != nil { task.cancel() }
@@ -19,7 +19,7 @@ enum Signals {
     }
 
     /// Waits for SIGINT or SIGTERM and returns it; nil when the waiting task is cancelled.
-    static func next() async -> Int32? {
+    public static func next() async -> Int32? {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         var sources: [any DispatchSourceSignal] = []
         for signalNumber in [SIGINT, SIGTERM] {

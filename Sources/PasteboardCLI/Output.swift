@@ -4,9 +4,9 @@ import Glibc
 import NIOCore
 
 /// Unbuffered, binary-safe output to stdout/stderr (write(2) loops, no stdio buffering).
-enum Output {
+public enum Output {
     /// Writes `bytes` to `fd` completely. Throws on failure (EPIPE included).
-    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws(CLIError) {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws(CLIError) {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -20,7 +20,7 @@ enum Output {
     }
 
     /// Writes a buffer's readable bytes to `fd`.
-    static func write(_ buffer: ByteBuffer, to fd: Int32) throws(CLIError) {
+    public static func write(_ buffer: ByteBuffer, to fd: Int32) throws(CLIError) {
         let result: Result<Void, CLIError> = buffer.withUnsafeReadableBytes { bytes in
             do throws(CLIError) { try write(bytes, to: fd); return .success(()) } catch { return .failure(error) }
         }
@@ -28,22 +28,22 @@ enum Output {
     }
 
     /// Prints a line to stdout.
-    static func printOut(_ line: String) {
+    public static func printOut(_ line: String) {
         _ = try? write(ByteBuffer(string: line.hasSuffix("\n") ? line : line + "\n"), to: 1)
     }
 
     /// Prints a line to stdout, throwing when stdout is gone (so `watch` ends with its reader).
-    static func printLine(_ line: String) throws(CLIError) {
+    public static func printLine(_ line: String) throws(CLIError) {
         try write(ByteBuffer(string: line + "\n"), to: 1)
     }
 
     /// Writes text to stderr as is (no newline added).
-    static func writeError(_ text: String) {
+    public static func writeError(_ text: String) {
         _ = try? write(ByteBuffer(string: text), to: 2)
     }
 
     /// Prints a line to stderr.
-    static func printError(_ line: String) {
+    public static func printError(_ line: String) {
         _ = try? write(ByteBuffer(string: line.hasSuffix("\n") ? line : line + "\n"), to: 2)
     }
 }

@@ -6,8 +6,8 @@ import PasteboardProtocol
 
 /// Shows a load's progress on stderr: machine-readable `progress COMPLETED TOTAL` lines
 /// (`--progress`), a bar on a terminal when the load is large or slow, or nothing.
-final class ProgressDisplay {
-    enum Mode {
+public final class ProgressDisplay {
+    public enum Mode: Sendable {
         case none, lines, bar
     }
 
@@ -19,18 +19,18 @@ final class ProgressDisplay {
     private static let largeLoad = 8 << 20
     private static let slowAfter = Duration.seconds(1)
 
-    init(mode: Mode) {
+    public init(mode: Mode) {
         self.mode = mode
     }
 
     /// `--progress` gives lines, `--no-progress` nothing, else a bar when stderr is a terminal.
-    static func mode(lines: Bool, none: Bool) -> Mode {
+    public static func mode(lines: Bool, none: Bool) -> Mode {
         if lines { return .lines }
         if none { return .none }
         return isatty(2) == 1 ? .bar : .none
     }
 
-    func update(_ progress: LoadProgress) {
+    public func update(_ progress: LoadProgress) {
         switch mode {
         case .none:
             return
@@ -49,11 +49,11 @@ final class ProgressDisplay {
     }
 
     /// Ends the display (the bar's line is cleared).
-    func finish() {
+    public func finish() {
         if drawn { Output.writeError("\r\u{1B}[K") }
     }
 
-    static func bar(_ progress: LoadProgress) -> String {
+    public static func bar(_ progress: LoadProgress) -> String {
         let width = 30
         let done = ByteCount.describe(progress.completed)
         guard let fraction = progress.fractionCompleted, let total = progress.total else {

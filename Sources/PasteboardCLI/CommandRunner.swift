@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+
+/// The `main` of pb and gallery: parse, run, and turn every failure into one line on stderr
+/// and the documented exit status.
+public enum CommandRunner {
+    /// Parses the process's arguments as `Command`, runs the chosen subcommand, and exits.
+    public static func main<Command: ParsableCommand>(_ command: Command.Type) async -> Never {
+        do {
+            var parsed = try Command.parseAsRoot()
+            if var asynchronous = parsed as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try parsed.run()
+            }
+        } catch {
+            Glibc.exit(ExitStatus.finish(error, command: Command.self))
+        }
+        Glibc.exit(ExitStatus.success)
+    }
+}

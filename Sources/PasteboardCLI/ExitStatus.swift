@@ -1,0 +1,38 @@
+import ArgumentParser
+import Pasteboard
+
+/// The exit codes of pb and gallery, and how errors map to them.
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 2
+    public static let unreachable: Int32 = 3
+    /// Interrupted by SIGINT/SIGTERM (128 + SIGINT, as shells report it).
+    public static let interrupted: Int32 = 130
+
+    /// Prints `error` (or help) as the user of `Command` should see it and returns the exit code.
+    public static func finish<Command: ParsableCommand>(_ error: any Error, command: Command.Type) -> Int32 {
+        let name = Command.configuration.commandName ?? "\(Command.self)"
+        switch error {
+        case is CancellationError:
+            Output.printError("\(name): cancelled")
+            return interrupted
+        case let error as CLIError:
+            if !error.message.isEmpty { Output.printError("\(name): \(error.message)") }
+            return error.status
+        case let error as PasteboardError:
+            Output.printError("\(name): \(error)")
+            if case .daemonUnreachable = error { return unreachable }
+            return failure
+        default:
+            let code = Command.exitCode(for: error)
+            if code == .success {
+                Output.printOut(Command.fullMessage(for: error))
+                return success
+            }
+            Output.printError(Command.fullMessage(for: error))
+            // ArgumentParser reports usage errors as EX_USAGE (64); the contract says 2.
+            return code.rawValue == ExitCode.validationFailure.rawValue ? usage : code.rawValue
+        }
+    }
+}
