@@ -158,9 +158,11 @@ struct ClientConnection: Sendable {
                 }
             }
         } catch {
+            source.disconnect()
             await requests.cancelAllAndWait()
             throw error
         }
+        source.disconnect()  // before the requests stop, so they see the client went away
         await requests.cancelAllAndWait()
     }
 

@@ -50,7 +50,8 @@ extension PasteboardStore {
         session.participants[participant] = nil
         sessions[id] = session
         if session.source === client {
-            end(id, SessionEnd(outcome: .cancelled, message: "\(client) abandoned the drag"))
+            let reason = client.isDisconnected ? "its source, \(client), went away" : "\(client) abandoned the drag"
+            end(id, SessionEnd(outcome: .cancelled, message: reason))
         }
     }
 

@@ -113,6 +113,9 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
         try? await writer.send(.released(Released(promises: promises)), on: id)
     }
 
+    /// True once the connection closed.
+    var isDisconnected: Bool { state.withLock { $0.goneReason != nil } }
+
     /// The connection closed: every produce in flight fails with `source-unavailable`, and so
     /// does every later one.
     func disconnect() {
