@@ -39,13 +39,13 @@ public final class PasteboardServer: Service, Sendable {
         try removeStaleSocket(path)
         let configuration = configuration
         let previousMask = umask(0o177)
-        let serverChannel: NIOAsyncChannel<NIOAsyncChannel<Frame, Frame>, Never>
+        let serverChannel: NIOAsyncChannel<AcceptedConnection, Never>
         do {
             serverChannel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 1024)
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel.framed(channel, maxFrameLength: configuration.maxFrameLength)
+                        AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: configuration.maxFrameLength))
                     }
                 }
         } catch {
@@ -70,7 +70,8 @@ public final class PasteboardServer: Service, Sendable {
                     for try await connection in connections {
                         nextID += 1
                         let id = nextID
-                        group.addTask { await self.serve(connection, id: id) }
+                        let channel = connection.take()
+                        group.addTask { await self.serve(channel, id: id) }
                     }
                 }
                 group.cancelAll()

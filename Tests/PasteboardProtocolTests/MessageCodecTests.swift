@@ -37,6 +37,21 @@ final class MessageCodecTests: XCTestCase {
         .size(SizeDeclaration(bytes: 9)),
         .released(Released(promises: [1, 3])),
         .relinquish,
+        .hello(Hello(client: "gallery", pid: 7, app: "com.example.gallery")),
+        .drag(DragRequest(items: [ItemInfo(representations: [RepresentationInfo(type: "public.png", promise: 1)])], allow: [.copy, .move], restricted: true, localContext: "{}", timeout: 2.5)),
+        .add(AddItemsRequest(session: 3, items: [ItemInfo(representations: [RepresentationInfo(type: "public.utf8-plain-text", size: 2)])])),
+        .session(SessionInfo(id: 3, app: "pb", client: "pb", pid: 9, allow: [.copy], restricted: nil, state: .dropped, items: [], operation: .copy)),
+        .sessions(SessionsRequest()),
+        .sessions(SessionsRequest(session: 4)),
+        .sessionList(SessionList(sessions: [])),
+        .drop(DropRequest(operation: .forbidden)),
+        .drop(DropRequest(session: 2, operation: .move)),
+        .finish(FinishRequest(session: 2, success: false, message: "disk full", localContext: "/a.json")),
+        .proposed(DestinationReport(operation: .cancel, app: "pb", pid: 5)),
+        .dropped(DestinationReport(operation: .move, app: "com.example.gallery", pid: 6)),
+        .ended(SessionEnd(outcome: .finished, operation: .move, destinationApp: "pb")),
+        .read(ReadRequest(session: 2, item: 1, accept: ["public.png"])),
+        .produce(ProduceRequest(promise: 1, pasteboard: nil, session: 2, item: 0, type: "public.png")),
         .declare(DeclareRequest(types: [TypeDeclaration(identifier: "com.example.thing", conformsTo: [.data], mimeTypes: ["application/x-thing"])])),
     ]
 
@@ -64,10 +79,10 @@ final class MessageCodecTests: XCTestCase {
     }
 
     func testMissingFieldNamesTheField() {
-        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"read","item":0}"#))) { error in
+        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"drop","session":2}"#))) { error in
             let error = error as? ProtocolError
             XCTAssertEqual(error?.code, .malformedMessage)
-            XCTAssertTrue(error?.message.contains("pasteboard") == true, error?.message ?? "")
+            XCTAssertTrue(error?.message.contains("operation") == true, error?.message ?? "")
         }
     }
 

@@ -1,0 +1,27 @@
+import NIOCore
+import PasteboardProtocol
+import Synchronization
+
+/// An accepted connection on its way to the accept loop. When the server closes before the
+/// loop takes it (an accept racing shutdown), it is closed through `executeThenClose` instead
+/// of being dropped, which NIO forbids for a writer that was never finished.
+final class AcceptedConnection: Sendable {
+    private let channel: NIOAsyncChannel<Frame, Frame>
+    private let taken = Atomic<Bool>(false)
+
+    init(_ channel: NIOAsyncChannel<Frame, Frame>) {
+        self.channel = channel
+    }
+
+    /// The connection, for the server to serve (and close) itself.
+    func take() -> NIOAsyncChannel<Frame, Frame> {
+        taken.store(true, ordering: .relaxed)
+        return channel
+    }
+
+    deinit {
+        guard !taken.load(ordering: .relaxed) else { return }
+        let channel = channel
+        Task { try? await channel.executeThenClose { _, _ in } }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Pasteboard
+import PasteboardProtocol
+import PasteboardTypes
+import XCTest
+
+/// Drag-session semantics: this test process as one side through the client library (or a
+/// raw socket), real `pb` and `gallery` processes as the other.
+final class DragSessionTests: DragDropTestCase {
+    private func withConnection<R: Sendable>(app: String? = nil, _ body: (PasteboardConnection) async throws -> R) async throws -> R {
+        try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "tests", app: app, autoStart: false, body)
+    }
+
+    func testMoveDeletesTheOriginalOnlyAfterFinish() async throws {
+        let pngs = try addImages(["only"])
+        let (source, id) = try startGalleryDrag("0")
+        try await withConnection { connection in
+            let session = try await DropSession.current(on: connection)
+            XCTAssertEqual(session.id, id)
+            XCTAssertTrue(session.hasItems(conformingTo: [.image]))
+            XCTAssertTrue(session.canLoad(String.self))
+            let performed = try await session.perform(.move)
+            let drop = try XCTUnwrap(performed)
+            XCTAssertEqual(drop.operation, .move)
+            XCTAssertEqual(try self.titles(), ["only"], "a drop is not acceptance: nothing is deleted yet")
+            let (_, bytes) = try await drop.loadData(item: 0, accepting: [.png])
+            XCTAssertEqual(Data(bytes), pngs[0])
+            XCTAssertEqual(try self.titles(), ["only"], "loading is not acceptance either")
+            try await drop.finish()
+        }
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.stdout, "move")
+        XCTAssertEqual(try titles(), [])
+        XCTAssertEqual(files(in: "a.images"), [])
+    }
+
+    func testADestinationThatLeavesWithoutFinishingFailsTheDrop() async throws {
+        try addImages(["kept"])
+        let (source, _) = try startGalleryDrag("0")
+        try await withConnection { connection in
+            _ = try await DropSession.current(on: connection).perform(.move)
+        }
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 1)
+        XCTAssertEqual(end.stdout, "failed")
+        XCTAssertTrue(source.stderrLines.contains { $0.contains("went away before finishing the drop") }, "\(source.stderrLines)")
+        XCTAssertEqual(try titles(), ["kept"], "a failed move keeps the original")
+    }
+
+    func testOnlyTheDestinationThatDroppedMayLoadAndOnlyOneWins() async throws {
+        try Data("payload".utf8).write(to: URL(fileURLWithPath: sandbox.path("p.txt")))
+        let (source, id) = try startPBDrag(sandbox.path("p.txt"))
+        let raw = try RawClient(socketPath: sandbox.socketPath)
+        defer { raw.close() }
+        _ = try raw.hello()
+        try raw.sendMessage(["op": "read", "session": id, "item": 0, "accept": []], requestID: 1)
+        XCTAssertEqual(try raw.receive()?.json?["code"] as? String, "permission-denied", "no data before the drop")
+        try raw.sendMessage(["op": "read", "item": 0, "accept": []], requestID: 4)
+        XCTAssertEqual(try raw.receive()?.json?["message"] as? String, "'read' needs a pasteboard or a session")
+        try await withConnection { connection in
+            let session = try await DropSession.session(id, on: connection)
+            XCTAssertEqual(session.items.first?.suggestedName, "p.txt")
+            let performed = try await session.perform(.copy)
+            let drop = try XCTUnwrap(performed)
+            try raw.sendMessage(["op": "read", "session": id, "item": 0, "accept": []], requestID: 2)
+            let refused = try raw.receive()?.json
+            XCTAssertEqual(refused?["code"] as? String, "permission-denied")
+            XCTAssertEqual(refused?["message"] as? String, "the data of drag session \(id) is loadable only by the destination that dropped it")
+            try raw.sendMessage(["op": "drop", "session": id, "operation": "copy"], requestID: 3)
+            let second = try raw.receive()?.json
+            XCTAssertEqual(second?["code"] as? String, "no-such-session")
+            XCTAssertTrue((second?["message"] as? String)?.contains("already dropped") == true, "\(second ?? [:])")
+            let loaded = try await drop.loadData(item: 0, accepting: [.plainText])
+            XCTAssertEqual(loaded.bytes, Array("payload".utf8))
+            try await drop.finish()
+        }
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+    }
+
+    func testItemsAddedInFlightFollowAndBothSourcesHearTheEnd() throws {
+        try Data("first".utf8).write(to: URL(fileURLWithPath: sandbox.path("first.txt")))
+        try Data("second".utf8).write(to: URL(fileURLWithPath: sandbox.path("second.txt")))
+        let (source, id) = try startPBDrag(sandbox.path("first.txt"))
+        let adder = try start("pb", ["drag", "--add", String(id), sandbox.path("second.txt")])
+        XCTAssertEqual(try sessionID(of: adder), id)
+        let listing = try pbOK("sessions", "--json")
+        let sessions = try XCTUnwrap(JSONSerialization.jsonObject(with: listing.stdout) as? [[String: Any]])
+        XCTAssertEqual((sessions.first?["items"] as? [[String: Any]])?.compactMap { $0["suggestedName"] as? String }, ["first.txt", "second.txt"])
+        try FileManager.default.createDirectory(atPath: sandbox.path("in"), withIntermediateDirectories: true)
+        try pbOK("drop", "-o", sandbox.path("in"))
+        XCTAssertEqual(try String(contentsOfFile: sandbox.path("in/first.txt"), encoding: .utf8), "first")
+        XCTAssertEqual(try String(contentsOfFile: sandbox.path("in/second.txt"), encoding: .utf8), "second")
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+        XCTAssertEqual(try outcome(of: adder).stdout, "copy")
+        let late = try pb("drag", "--add", String(id), sandbox.path("second.txt"))
+        XCTAssertEqual(late.status, 1)
+        XCTAssertTrue(late.stderr.contains("drag session \(id) already ended: finished (copy)"), late.stderr)
+    }
+
+    func testMoveBecomesCopyWhenTheSourceAllowsOnlyCopy() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("x.txt")))
+        let (source, _) = try startPBDrag(sandbox.path("x.txt"))
+        let drop = try pbOK("drop", "--operation", "move")
+        XCTAssertTrue(drop.stderr.contains("allows only copy"), drop.stderr)
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+    }
+
+    func testAnAbandonedSessionIsCancelledAndSaysSoToLateDestinations() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("x.txt")))
+        let (source, id) = try startPBDrag(sandbox.path("x.txt"))
+        source.signal(SIGINT)
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 1)
+        XCTAssertEqual(end.stdout, "cancelled")
+        let late = try pb("drop", "--session", String(id))
+        XCTAssertEqual(late.status, 1)
+        XCTAssertTrue(late.stderr.contains("drag session \(id) already ended: cancelled: pb (pid"), late.stderr)
+        XCTAssertTrue(late.stderr.contains("abandoned the drag"), late.stderr)
+    }
+
+    func testASessionNobodyDropsTimesOut() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("x.txt")))
+        let (source, _) = try startPBDrag("--timeout", "0.3", sandbox.path("x.txt"))
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 1)
+        XCTAssertEqual(end.stdout, "cancelled")
+        XCTAssertTrue(source.stderrLines.contains { $0.contains("nobody dropped it within 0.3 seconds") }, "\(source.stderrLines)")
+        XCTAssertEqual(try pbOK("sessions").stdoutText, "(no drag sessions in flight)\n")
+    }
+
+    func testADestinationCancelEndsTheDrag() async throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("x.txt")))
+        let (source, _) = try startPBDrag(sandbox.path("x.txt"))
+        let dropped = try await withConnection { connection in
+            try await DropSession.current(on: connection).perform(.cancel)
+        }
+        XCTAssertNil(dropped)
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.stdout, "cancelled")
+        XCTAssertTrue(source.stderrLines.contains { $0.contains("cancelled the drag") }, "\(source.stderrLines)")
+    }
+
+    func testLibraryDragSessionHearsEveryEventAndLocalContextStaysInTheApp() async throws {
+        let events = try await withConnection(app: "com.example.notes") { connection in
+            var note = ItemProvider(suggestedName: "note.txt")
+            note.registerDataRepresentation(for: .utf8PlainText) { writer in
+                try await writer.write(contentsOf: Array("a lazy note".utf8))
+            }
+            let session = try await DragSession.begin(
+                with: [note], allowing: [.copy, .move], localContext: "notes-window-3", on: connection
+            )
+            let sandbox = self.sandbox!
+            let environment = sandbox.environment()
+            let refusedTask = Task.detached { try runTool("gallery", ["drop", "--file", sandbox.path("g.json")], environment: environment, in: sandbox) }
+            let takenTask = Task.detached {
+                try await Task.sleep(for: .milliseconds(300))
+                return try runTool("pb", ["drop", "--operation", "move"], environment: environment, in: sandbox)
+            }
+            var seen: [DragEvent] = []
+            _ = try await session.outcome { seen.append($0) }
+            let refused = try await refusedTask.value
+            let taken = try await takenTask.value
+            XCTAssertEqual(refused.status, 1)
+            XCTAssertEqual(taken.stdoutText, "a lazy note")
+            return seen
+        }
+        XCTAssertEqual(events.count, 3, "\(events)")
+        XCTAssertEqual(events.first, .proposed(.forbidden, destinationApp: "com.example.gallery"))
+        guard case .dropped(.move, "pb", _) = events[1] else { return XCTFail("\(events)") }
+        XCTAssertEqual(events.last, .finished(.move, destinationApp: "pb", localContext: nil))
+    }
+}
