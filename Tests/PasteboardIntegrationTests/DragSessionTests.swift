@@ -170,3 +170,36 @@ final class DragSessionTests: DragDropTestCase {
         XCTAssertEqual(events.last, .finished(.move, destinationApp: "pb", localContext: nil))
     }
 }
+
+/// Drag sessions against a daemon with a default session timeout, and destinations that die.
+final class DragSessionLifetimeTests: DragDropTestCase {
+    override func setUpWithError() throws {
+        sandbox = try Sandbox()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--session-timeout", "0.5"])
+    }
+
+    func testTheDaemonsSessionTimeoutCancelsForgottenDrags() throws {
+        try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("x.txt")))
+        let (source, id) = try startPBDrag(sandbox.path("x.txt"))
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.stdout, "cancelled")
+        XCTAssertTrue(source.stderrLines.contains { $0.contains("nobody dropped it within 0.5 seconds") }, "\(source.stderrLines)")
+        let late = try pb("drop", "--session", String(id))
+        XCTAssertTrue(late.stderr.contains("already ended: cancelled: nobody dropped it"), late.stderr)
+    }
+
+    func testAGalleryKilledMidDropLeavesNoPlaceholderBehindAndTheSourceHearsFailed() throws {
+        try addImages(["first"])
+        let big = sandbox.path("big.png")
+        try PNGFixture.writeLarge(to: big, size: 1 << 30)
+        let (source, _) = try startPBDrag(big)
+        let drop = try start("gallery", ["drop", "--progress", "--file", sandbox.path("a.json")])
+        XCTAssertNotNil(drop.waitForLine { $0.hasPrefix("progress ") }, "\(drop.stderrLines)")
+        drop.signal(SIGKILL)
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 1)
+        XCTAssertEqual(end.stdout, "failed")
+        XCTAssertEqual(try titles(), ["first"], "gallery list removes the placeholder of a gallery that died")
+        XCTAssertEqual(files(in: "a.images").count, 1)
+    }
+}
