@@ -46,13 +46,14 @@ extension PasteboardStore {
     /// session, the session ends cancelled: the source abandoned it.
     func leave(_ id: Int, participant: Int, client: SourceConnection) {
         guard var session = sessions[id] else { return }
-        session.participants[participant]?.events.finish()
-        session.participants[participant] = nil
-        sessions[id] = session
         if session.source === client {
             let reason = client.isDisconnected ? "its source, \(client), went away" : "\(client) abandoned the drag"
             end(id, SessionEnd(outcome: .cancelled, message: reason))
+            return
         }
+        session.participants[participant]?.events.finish()
+        session.participants[participant] = nil
+        sessions[id] = session
     }
 
     /// The sessions in flight `client` may see, oldest first.
