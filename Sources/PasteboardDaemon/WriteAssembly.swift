@@ -46,8 +46,11 @@ final class WriteAssembly {
     init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
         let label: String
         if case .pasteboard(let name) = target { label = name } else { label = "" }
-        if case .drag = target, requestItems.isEmpty {
-            throw ProtocolError(.invalidArgument, "a drag needs at least one item")
+        if case .drag(let drag) = target {
+            if requestItems.isEmpty { throw ProtocolError(.invalidArgument, "a drag needs at least one item") }
+            if let timeout = drag.timeout, !(timeout > 0) {
+                throw ProtocolError(.invalidArgument, "a drag's timeout must be more than 0 seconds, not \(timeout)")
+            }
         }
         if requestItems.count > configuration.maxItemsPerPasteboard {
             throw ProtocolError(.tooLarge, "\(requestItems.count) items exceed the limit of \(configuration.maxItemsPerPasteboard) per pasteboard")

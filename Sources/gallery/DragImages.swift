@@ -41,7 +41,7 @@ struct DragImages: AsyncParsableCommand {
     @Flag(name: .customLong("restricted"), help: "Only gallery processes may see and drop the session.")
     var restricted = false
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report each proposal and each load on stderr.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report every event of the session on stderr (refusals, the drop), not only its end.")
     var verbose = false
 
     func validate() throws {

@@ -14,7 +14,7 @@ struct Drag: AsyncParsableCommand {
             stdin is one item. pb prints the session's id on stderr and stays until the session \
             ends, then prints the performed operation on stdout: 'copy' or 'move' (exit 0), or \
             'cancelled' or 'failed' (exit 1). pb never deletes FILE after a move: the shell \
-            decides what a move means (pb drag a.png --allow copy,move && rm a.png).
+            decides what a move means: [ "$(pb drag --allow copy,move a.png)" = move ] && rm a.png.
 
             SIGINT or SIGTERM abandons the session: it ends cancelled.
             """
