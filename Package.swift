@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "PasteboardCLI",
             dependencies: [
-                "Pasteboard", "PasteboardProtocol",
+                "Pasteboard", "PasteboardProtocol", "CPasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -2,6 +2,7 @@
 #include "CPasteboardSystem.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
@@ -59,4 +60,29 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
         return -1;
     }
     return pid;
+}
+
+static int interrupt_pipe[2] = {-1, -1};
+
+static void interrupt_handler(int signal_number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)signal_number;
+    ssize_t ignored = write(interrupt_pipe[1], &byte, 1);
+    (void)ignored;
+    errno = saved;
+}
+
+int pasteboard_catch_interrupts(void) {
+    if (interrupt_pipe[0] < 0) {
+        if (pipe2(interrupt_pipe, O_CLOEXEC) != 0) return -1;
+        fcntl(interrupt_pipe[0], F_SETFL, O_NONBLOCK);
+        fcntl(interrupt_pipe[1], F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = interrupt_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    return interrupt_pipe[0];
 }

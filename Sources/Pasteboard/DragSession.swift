@@ -73,9 +73,10 @@ public struct DragSession: Sendable {
                         return
                     }
                 }
-                continuation.finish(throwing: PasteboardError.connectionLost("the daemon closed the connection during the drag"))
+                // Cancelled: the consumer stopped listening (and the stream's own end is under way).
+                continuation.finish(throwing: Task.isCancelled ? nil : PasteboardError.connectionLost("the daemon closed the connection during the drag"))
             } catch {
-                continuation.finish(throwing: error)
+                continuation.finish(throwing: Task.isCancelled ? nil : error)
             }
         }
         continuation.onTermination = { termination in

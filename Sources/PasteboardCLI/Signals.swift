@@ -1,38 +1,105 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPasteboardSystem
 import Dispatch
+import Synchronization
 
-/// Turns SIGINT and SIGTERM into events pb can act on (cancel a paste, hand over lazy data)
-/// instead of dying mid-write.
+/// Turns SIGINT and SIGTERM into events pb and gallery can act on (cancel a paste, abandon a
+/// drag, hand over lazy data) instead of dying mid-write.
+///
+/// A C handler writes each signal to a pipe (nothing is lost between catching and listening);
+/// a dispatch source reads the pipe and hands each signal to whoever listens then.
 public enum Signals {
     /// Runs `body`; when SIGINT or SIGTERM arrives first, cancels it (its error, usually
-    /// `CancellationError`, is rethrown once it has cleaned up).
+    /// `CancellationError`, is rethrown once it has cleaned up). The signals are caught from
+    /// the moment this is called, before `body` starts.
     public static func cancellingOnInterrupt<Result: Sendable>(_ body: sending @escaping () async throws -> Result) async throws -> Result {
+        let interrupts = Interrupts()
         let task = Task(operation: body)
         let watcher = Task {
-            if await next() != nil { task.cancel() }
+            if await interrupts.next() != nil { task.cancel() }
         }
-        defer { watcher.cancel() }
+        defer {
+            watcher.cancel()
+            interrupts.stop()
+        }
         let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
         return try result.get()
     }
 
     /// Waits for SIGINT or SIGTERM and returns it; nil when the waiting task is cancelled.
     public static func next() async -> Int32? {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        var sources: [any DispatchSourceSignal] = []
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler { continuation.yield(signalNumber) }
+        let interrupts = Interrupts()
+        defer { interrupts.stop() }
+        return await interrupts.next()
+    }
+
+    /// Listens for SIGINT and SIGTERM from creation until `stop`.
+    final class Interrupts: Sendable {
+        private let id: Int
+        private let stream: AsyncStream<Int32>
+
+        init() {
+            let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+            self.stream = stream
+            self.id = Dispatcher.shared.listen(continuation)
+        }
+
+        /// The next signal; nil when the waiting task is cancelled.
+        func next() async -> Int32? {
+            for await signalNumber in stream { return signalNumber }
+            return nil
+        }
+
+        func stop() {
+            Dispatcher.shared.stopListening(id)
+        }
+    }
+
+    /// The process's one reader of the signal pipe.
+    private final class Dispatcher: Sendable {
+        static let shared = Dispatcher()
+        private final class Listeners: Sendable {
+            let state = Mutex<(next: Int, all: [Int: AsyncStream<Int32>.Continuation])>((0, [:]))
+        }
+
+        private let listeners = Listeners()
+
+        /// Watches the pipe (event-driven: no thread blocks on it); kept for the process's lifetime.
+        private let source: Mutex<(any DispatchSourceRead)?>
+
+        private init() {
+            let fd = pasteboard_catch_interrupts()
+            guard fd >= 0 else {
+                source = Mutex(nil)
+                return
+            }
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue.global())
+            source.setEventHandler { [listeners] in
+                var bytes = [UInt8](repeating: 0, count: 16)
+                let count = read(fd, &bytes, bytes.count)
+                guard count > 0 else { return }
+                let current = listeners.state.withLock { Array($0.all.values) }
+                for byte in bytes.prefix(count) {
+                    for listener in current { listener.yield(Int32(byte)) }
+                }
+            }
             source.resume()
-            sources.append(source)
+            self.source = Mutex(source)
         }
-        defer {
-            for source in sources { source.cancel() }
+
+        func listen(_ continuation: AsyncStream<Int32>.Continuation) -> Int {
+            listeners.state.withLock { state in
+                state.next += 1
+                state.all[state.next] = continuation
+                return state.next
+            }
         }
-        for await signalNumber in stream { return signalNumber }
-        return nil
+
+        func stopListening(_ id: Int) {
+            let removed = listeners.state.withLock { $0.all.removeValue(forKey: id) }
+            removed?.finish()
+        }
     }
 }

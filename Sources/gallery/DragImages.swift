@@ -87,9 +87,11 @@ struct DragImages: AsyncParsableCommand {
                 with: items, allowing: operations, restrictedToApp: restricted, localContext: context.text,
                 timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
             )
-            Output.printError("gallery: drag session \(session.id): \(items.count) image\(items.count == 1 ? "" : "s") lifted")
+            let count = items.count
+            // SIGINT and SIGTERM are caught before the id is printed: whoever sees it may interrupt.
             return try await Signals.cancellingOnInterrupt {
-                try await session.outcome { event in
+                Output.printError("gallery: drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted")
+                return try await session.outcome { event in
                     if verbose || event.isTerminal { Output.printError("gallery: \(event)") }
                 }
             }

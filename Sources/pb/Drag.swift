@@ -76,10 +76,12 @@ struct Drag: AsyncParsableCommand {
                     timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
                 )
             }
-            Output.printError("pb: drag session \(session.id): \(items.count) item\(items.count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'")
             let verbose = verbose
+            let count = items.count
+            // SIGINT and SIGTERM are caught before the id is printed: whoever sees it may interrupt.
             return try await Signals.cancellingOnInterrupt {
-                try await session.outcome { event in
+                Output.printError("pb: drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'")
+                return try await session.outcome { event in
                     if verbose || event.isTerminal { Output.printError("pb: \(event)") }
                 }
             }

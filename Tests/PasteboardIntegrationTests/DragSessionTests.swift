@@ -111,7 +111,7 @@ final class DragSessionTests: DragDropTestCase {
         source.signal(SIGINT)
         let end = try outcome(of: source)
         XCTAssertEqual(end.status, 1)
-        XCTAssertEqual(end.stdout, "cancelled")
+        XCTAssertEqual(end.stdout, "cancelled", "\(source.stderrLines)")
         let late = try pb("drop", "--session", String(id))
         XCTAssertEqual(late.status, 1)
         XCTAssertTrue(late.stderr.contains("drag session \(id) already ended: cancelled: pb (pid"), late.stderr)

@@ -122,7 +122,7 @@ final class GalleryDragDropTests: DragDropTestCase {
         source.signal(SIGINT)
         let end = try outcome(of: source)
         XCTAssertEqual(end.status, 1)
-        XCTAssertEqual(end.stdout, "cancelled")
+        XCTAssertEqual(end.stdout, "cancelled", "\(source.stderrLines)")
         XCTAssertEqual(try titles(), ["a"])
     }
 

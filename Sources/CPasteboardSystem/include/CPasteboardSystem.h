@@ -23,4 +23,9 @@ int pasteboard_peer_credentials(int fd, pasteboard_ucred *out);
 /// when negative), and no other descriptor. Returns the child's pid, or -1 with errno set.
 pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd);
 
+/// Catches SIGINT and SIGTERM from now on: each one writes its number as one byte to a pipe
+/// (async-signal-safe) instead of ending the process. Returns the pipe's read end (the same on
+/// every call), or -1 with errno set.
+int pasteboard_catch_interrupts(void);
+
 #endif
