@@ -23,7 +23,7 @@ enum PNGFixture {
     /// transfers long enough to be interrupted.
     static func writeLarge(to path: String, size: Int, width: Int = 640, height: Int = 480) throws {
         let header = make(width: width, height: height)
-        FileManager.default.createFile(atPath: path, contents: header)
+        guard FileManager.default.createFile(atPath: path, contents: header) else { throw CocoaError(.fileWriteUnknown) }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(size))
         try handle.close()
