@@ -47,19 +47,8 @@ struct DragImages: AsyncParsableCommand {
     func validate() throws {
         if indexes.isEmpty { throw ValidationError("give the index of at least one image") }
         if Set(indexes).count != indexes.count { throw ValidationError("an index is given twice") }
-        _ = try operations()
+        _ = try DragFollowing.operations(allow)
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
-    }
-
-    private func operations() throws -> Set<DragOperation> {
-        var result: Set<DragOperation> = []
-        for word in allow.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let operation = DragOperation(rawValue: String(word)) else {
-                throw ValidationError("--allow takes copy, move or copy,move, not '\(allow)'")
-            }
-            result.insert(operation)
-        }
-        return result
     }
 
     func run() async throws {
@@ -81,39 +70,26 @@ struct DragImages: AsyncParsableCommand {
         }
         let items = try images.map { try Self.item(for: $0, in: gallery) }
         let context = GalleryDragContext(file: gallery.path, ids: images.map(\.id))
-        let (operations, verbose, timeout, restricted) = (try operations(), verbose, timeout, restricted)
+        let (operations, verbose, timeout, restricted) = (try DragFollowing.operations(allow), verbose, timeout, restricted)
         let end = try await options.withConnection { connection in
             let session = try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted, localContext: context.text,
                 timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
             )
             let count = items.count
-            // SIGINT and SIGTERM are caught before the id is printed: whoever sees it may interrupt.
-            return try await Signals.cancellingOnInterrupt {
-                Output.printError("gallery: drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted")
-                return try await session.outcome { event in
-                    if verbose || event.isTerminal { Output.printError("gallery: \(event)") }
-                }
+            return try await DragFollowing.followToEnd(
+                session, tool: "gallery", lifted: "drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted", verbose: verbose
+            )
+        }
+        if case .finished(.move, _, let destinationContext) = end, destinationContext != gallery.path {
+            do {
+                try gallery.remove(ids: context.ids)
+            } catch {
+                Output.printOut("move")
+                throw CLIError.failure("the images were moved, but removing them from \(gallery.path) failed: \(error)")
             }
         }
-        switch end {
-        case .finished(let operation, _, let destinationContext):
-            if operation == .move, destinationContext != gallery.path {
-                do {
-                    try gallery.remove(ids: context.ids)
-                } catch {
-                    Output.printOut("move")
-                    throw CLIError.failure("the images were moved, but removing them from \(gallery.path) failed: \(error)")
-                }
-            }
-            Output.printOut(operation.rawValue)
-        case .cancelled:
-            Output.printOut("cancelled")
-            throw CLIError.quietFailure
-        default:
-            Output.printOut("failed")
-            throw CLIError.quietFailure
-        }
+        try DragFollowing.report(end)
     }
 
     /// One image as an item: the gallery's own type, the PNG (read from the file when loaded),

@@ -41,22 +41,11 @@ struct Drag: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        _ = try operations()
+        _ = try DragFollowing.operations(allow)
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
         if add != nil, timeout != nil || restricted || allow != "copy" {
             throw ValidationError("--allow, --timeout and --restricted describe a new session; they do not apply with --add")
         }
-    }
-
-    private func operations() throws -> Set<DragOperation> {
-        var result: Set<DragOperation> = []
-        for word in allow.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let operation = DragOperation(rawValue: String(word)) else {
-                throw ValidationError("--allow takes copy, move or copy,move, not '\(allow)'")
-            }
-            result.insert(operation)
-        }
-        return result
     }
 
     func run() async throws {
@@ -66,7 +55,7 @@ struct Drag: AsyncParsableCommand {
         let items = servesFiles && (try? input.validateLazy()) != nil
             ? try input.lazyItems(registry: registry, serving: serving)
             : try input.eagerItems(registry: registry)
-        let operations = try operations()
+        let operations = try DragFollowing.operations(allow)
         let end = try await PasteboardConnection.withConnection(clientName: "pb") { connection in
             let session = if let add {
                 try await DragSession.add(items, to: add, on: connection)
@@ -76,25 +65,13 @@ struct Drag: AsyncParsableCommand {
                     timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
                 )
             }
-            let verbose = verbose
             let count = items.count
-            // SIGINT and SIGTERM are caught before the id is printed: whoever sees it may interrupt.
-            return try await Signals.cancellingOnInterrupt {
-                Output.printError("pb: drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'")
-                return try await session.outcome { event in
-                    if verbose || event.isTerminal { Output.printError("pb: \(event)") }
-                }
-            }
+            return try await DragFollowing.followToEnd(
+                session, tool: "pb",
+                lifted: "drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'",
+                verbose: verbose
+            )
         }
-        switch end {
-        case .finished(let operation, _, _):
-            Output.printOut(operation.rawValue)
-        case .cancelled:
-            Output.printOut("cancelled")
-            throw CLIError.quietFailure
-        default:
-            Output.printOut("failed")
-            throw CLIError.quietFailure
-        }
+        try DragFollowing.report(end)
     }
 }
