@@ -2,6 +2,7 @@
 #include "CPasteboardSystem.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -85,4 +86,39 @@ int pasteboard_catch_interrupts(void) {
     action.sa_flags = SA_RESTART;
     if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
     return interrupt_pipe[0];
+}
+
+static uint32_t crc_table[8][256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_init(void) {
+    for (uint32_t index = 0; index < 256; index++) {
+        uint32_t c = index;
+        for (int bit = 0; bit < 8; bit++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[0][index] = c;
+    }
+    for (uint32_t index = 0; index < 256; index++) {
+        for (int slice = 1; slice < 8; slice++) {
+            uint32_t previous = crc_table[slice - 1][index];
+            crc_table[slice][index] = (previous >> 8) ^ crc_table[0][previous & 0xFF];
+        }
+    }
+}
+
+/* Slicing-by-8: eight table look-ups per 8 bytes. */
+uint32_t pasteboard_crc32(uint32_t crc, const void *bytes, size_t count) {
+    pthread_once(&crc_once, crc_init);
+    const uint8_t *p = bytes;
+    crc = ~crc;
+    while (count >= 8) {
+        uint32_t low = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+        uint32_t high = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+        crc = crc_table[7][low & 0xFF] ^ crc_table[6][(low >> 8) & 0xFF] ^ crc_table[5][(low >> 16) & 0xFF]
+            ^ crc_table[4][low >> 24] ^ crc_table[3][high & 0xFF] ^ crc_table[2][(high >> 8) & 0xFF]
+            ^ crc_table[1][(high >> 16) & 0xFF] ^ crc_table[0][high >> 24];
+        p += 8;
+        count -= 8;
+    }
+    while (count--) crc = crc_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+    return ~crc;
 }

@@ -228,9 +228,14 @@ struct ClientConnection: Sendable {
                 try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
                 return
             }
-            let changeCount = await store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount)
-            logger.info("pasteboard cleared", metadata: ["pasteboard": "\(request.pasteboard)", "changeCount": "\(changeCount)"])
-            try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+            do {
+                let changeCount = try await store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount)
+                logger.info("pasteboard cleared", metadata: ["pasteboard": "\(request.pasteboard)", "changeCount": "\(changeCount)"])
+                try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+            } catch let error as ProtocolError {
+                logger.error("pasteboard not cleared", metadata: ["pasteboard": "\(request.pasteboard)", "reason": "\(error.message)"])
+                try await writer.send(.error(error), on: id)
+            }
         case .declare(let request):
             do {
                 try store.declare(request.types, client: source.description)
@@ -306,11 +311,17 @@ struct ClientConnection: Sendable {
         let items = assembly.items
         switch assembly.target {
         case .pasteboard(let name):
-            let changeCount = await store.replaceItems(of: name, with: items)
-            logger.info("pasteboard written", metadata: [
-                "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
-            ])
-            try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+            do {
+                let changeCount = try await store.replaceItems(of: name, with: items)
+                logger.info("pasteboard written", metadata: [
+                    "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
+                ])
+                try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+            } catch let error as ProtocolError {
+                logger.error("pasteboard not written", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
+                await store.notifyReleased(items)
+                try await writer.send(.error(error), on: id)
+            }
         case .drag(var request):
             request.timeout = request.timeout ?? configuration.sessionTimeout
             let participation = await store.beginSession(request, items: items, source: source)

@@ -17,6 +17,8 @@ public struct DaemonConfiguration: Sendable {
     /// Seconds a drag session may stay in flight (not dropped) before it is cancelled, unless
     /// the source asks for its own timeout; nil for no limit.
     public var sessionTimeout: Double?
+    /// Where pasteboards are kept durably (`$XDG_STATE_HOME/pasteboard`); nil keeps them in memory only.
+    public var stateDirectory: String?
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?
 

@@ -10,6 +10,20 @@ public struct NamedPasteboard: Sendable {
     /// An empty pasteboard.
     public init(name: String) { self.name = name }
 
+    /// A pasteboard as it was stored: its change count and items.
+    init(name: String, changeCount: Int, items: [StoredItem]) {
+        self.name = name
+        self.changeCount = changeCount
+        self.items = items
+    }
+
+    /// This pasteboard with `newItems` in place of its items and the change counted.
+    func replacing(_ newItems: [StoredItem]) -> NamedPasteboard {
+        var next = self
+        next.replaceItems(newItems)
+        return next
+    }
+
     /// Replaces the items and counts the change.
     public mutating func replaceItems(_ newItems: [StoredItem]) {
         items = newItems

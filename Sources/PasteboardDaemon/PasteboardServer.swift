@@ -22,13 +22,15 @@ public final class PasteboardServer: Service, Sendable {
     private let lock: InstanceLock
     private let group: any EventLoopGroup
 
-    /// Prepares the socket directory and takes the single-instance lock; throws if another daemon runs.
+    /// Prepares the socket directory, takes the single-instance lock (throws if another daemon
+    /// runs), and prepares the state directory when the configuration names one.
     public init(configuration: DaemonConfiguration, registry: TypeRegistry, logger: Logger,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(DaemonError) {
         try SocketDirectory.prepare(SocketLocation.directory(of: configuration.socketPath))
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
         self.configuration = configuration
-        self.store = PasteboardStore(registry: registry)
+        let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
+        self.store = PasteboardStore(registry: registry, storage: storage)
         self.logger = logger
         self.group = group
     }
@@ -36,6 +38,10 @@ public final class PasteboardServer: Service, Sendable {
     /// Binds the socket (replacing a stale one, mode 0600) and serves until shutdown.
     public func run() async throws {
         let path = configuration.socketPath
+        let restored = await store.restore(logger: logger)
+        if let directory = configuration.stateDirectory {
+            logger.info("restored pasteboards", metadata: ["count": "\(restored)", "directory": "\(directory)"])
+        }
         try removeStaleSocket(path)
         let configuration = configuration
         let previousMask = umask(0o177)

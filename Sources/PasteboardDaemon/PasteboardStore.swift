@@ -1,3 +1,4 @@
+import Logging
 import PasteboardProtocol
 import PasteboardTypes
 
@@ -16,9 +17,26 @@ public actor PasteboardStore {
     /// Loads from drag sessions in flight: stopped when their session ends.
     var sessionLoads: [Int: [ObjectIdentifier: TransferControl]] = [:]
 
-    /// Creates an empty store.
-    public init(registry: TypeRegistry) {
+    /// Where pasteboards are kept durably; nil keeps them in memory only.
+    private let storage: DurableStorage?
+    /// Pasteboards with a write in progress, and the writes waiting for them (one at a time per name).
+    private var writing: Set<String> = []
+    private var waitingWrites: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    /// Creates an empty store, durable in `storage` when given.
+    public init(registry: TypeRegistry, storage: DurableStorage? = nil) {
         self.types = SharedTypeRegistry(registry)
+        self.storage = storage
+    }
+
+    /// Loads the pasteboards kept in the storage (damaged archives are logged and skipped);
+    /// returns how many were restored.
+    @discardableResult
+    public func restore(logger: Logger) -> Int {
+        guard let storage else { return 0 }
+        let restored = storage.loadAll(registry: registry, logger: logger)
+        for pasteboard in restored { pasteboards[pasteboard.name] = pasteboard }
+        return restored.count
     }
 
     /// The type registry used to describe representations (MIME types) and negotiate,
@@ -36,18 +54,42 @@ public actor PasteboardStore {
     }
 
     /// Replaces the items of `name` (only if its change count is still `ifChangeCount`, when
-    /// given); returns the change count afterwards. Sources whose promises left the pasteboard
-    /// are told so.
+    /// given); returns the change count afterwards. With storage, the new content is on disk
+    /// before it is visible or acknowledged; when storing fails, nothing changes and the error
+    /// (`storage-failed`) is thrown. Sources whose promises left the pasteboard are told so.
     @discardableResult
-    public func replaceItems(of name: String, with items: [StoredItem], ifChangeCount: Int? = nil) -> Int {
-        var pasteboard = pasteboard(named: name)
-        if let ifChangeCount, ifChangeCount != pasteboard.changeCount { return pasteboard.changeCount }
-        let old = pasteboard.items
-        pasteboard.replaceItems(items)
-        pasteboards[name] = pasteboard
-        notifyWatchers(of: pasteboard)
+    public func replaceItems(of name: String, with items: [StoredItem], ifChangeCount: Int? = nil) async throws(ProtocolError) -> Int {
+        await beginWrite(name)
+        defer { endWrite(name) }
+        let current = pasteboard(named: name)
+        if let ifChangeCount, ifChangeCount != current.changeCount { return current.changeCount }
+        let next = current.replacing(items)
+        if let storage { try await storage.save(next) }
+        let old = pasteboards[name]?.items ?? []
+        pasteboards[name] = next
+        notifyWatchers(of: next)
         notifyReleased(old)
-        return pasteboard.changeCount
+        return next.changeCount
+    }
+
+    /// Waits until no other write of `name` is in progress, then marks one.
+    private func beginWrite(_ name: String) async {
+        guard writing.contains(name) else {
+            writing.insert(name)
+            return
+        }
+        await withCheckedContinuation { waitingWrites[name, default: []].append($0) }
+    }
+
+    /// Ends a write of `name`, handing the turn to the next waiting one.
+    private func endWrite(_ name: String) {
+        if var waiting = waitingWrites[name], !waiting.isEmpty {
+            let next = waiting.removeFirst()
+            waitingWrites[name] = waiting.isEmpty ? nil : waiting
+            next.resume()
+        } else {
+            writing.remove(name)
+        }
     }
 
     /// The wire description of `name`'s current content.

@@ -37,6 +37,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case sourceUnavailable = "source-unavailable"
     /// No drag session in flight has that id (or none is in flight), or it already ended.
     case noSuchSession = "no-such-session"
+    /// The daemon could not store the data durably (a full disk, a write error); nothing changed.
+    case storageFailed = "storage-failed"
     /// The daemon is shutting down.
     case shuttingDown = "shutting-down"
     /// Anything else; the message says what.

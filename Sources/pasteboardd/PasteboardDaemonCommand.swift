@@ -25,6 +25,14 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Listen on this socket path instead of the default.", valueName: "path"))
     var socket: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep pasteboards durably in this directory (default: $XDG_STATE_HOME/pasteboard, else ~/.local/state/pasteboard).",
+        valueName: "path"))
+    var stateDirectory: String?
+
+    @Flag(name: .long, help: "Keep pasteboards in memory only: nothing is written to disk, and nothing survives a restart.")
+    var memoryOnly = false
+
     @Option(name: .long, help: ArgumentHelp("Append logs to this file instead of stderr.", valueName: "path"))
     var logFile: String?
 
@@ -58,6 +66,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         guard window >= ProtocolLimits.preferredChunkSize else { throw ValidationError("--window must be at least 65536") }
         guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
         guard captureBudget >= 0 else { throw ValidationError("--capture-budget must be 0 or more") }
+        if memoryOnly && stateDirectory != nil { throw ValidationError("give --state-directory or --memory-only, not both") }
         if let sessionTimeout, !(sessionTimeout > 0) { throw ValidationError("--session-timeout must be more than 0 seconds") }
     }
 
@@ -82,6 +91,9 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         configuration.maxRepresentationSize = maxRepresentationSize
         configuration.captureBudget = captureBudget
         configuration.sessionTimeout = sessionTimeout
+        configuration.stateDirectory = memoryOnly ? nil : stateDirectory ?? DurableStorage.defaultDirectory(environment: environment)
+        // A file-size limit makes a write fail (EFBIG) instead of killing the daemon.
+        signal(SIGXFSZ, SIG_IGN)
         configuration.maxFrameLength = maxFrameLength
         configuration.window = window
 

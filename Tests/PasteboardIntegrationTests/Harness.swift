@@ -14,6 +14,8 @@ final class Sandbox: Sendable {
     let root: URL
     var socketPath: String { root.appendingPathComponent("run/pasteboardd.sock").path }
     var socketDirectory: String { root.appendingPathComponent("run").path }
+    /// Where the daemon keeps its pasteboards ($XDG_STATE_HOME/pasteboard).
+    var stateDirectory: String { root.appendingPathComponent("state/pasteboard").path }
 
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("pbtest-\(UUID().uuidString.prefix(8))")
@@ -26,6 +28,7 @@ final class Sandbox: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["PASTEBOARD_SOCKET"] = socketPath
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         environment.removeValue(forKey: "PASTEBOARD_NO_AUTOSTART")
         if !autoStart { environment["PASTEBOARD_NO_AUTOSTART"] = "1" }
         return environment
@@ -75,11 +78,18 @@ final class DaemonProcess {
     let process = Process()
     let logPath: String
 
-    init(sandbox: Sandbox, arguments: [String] = []) throws {
+    /// Starts pasteboardd with `arguments`; with `fileSizeLimitKiB`, under that file-size limit
+    /// (`ulimit -f`), so its writes fail as on a full disk.
+    init(sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil) throws {
         logPath = sandbox.path("daemon-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = Binaries.url("pasteboardd")
-        process.arguments = arguments
+        if let fileSizeLimitKiB {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", Binaries.url("pasteboardd").path] + arguments
+        } else {
+            process.executableURL = Binaries.url("pasteboardd")
+            process.arguments = arguments
+        }
         process.environment = sandbox.environment()
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: logPath)
@@ -87,8 +97,8 @@ final class DaemonProcess {
     }
 
     /// Starts a daemon and waits until it accepts connections.
-    static func started(in sandbox: Sandbox, arguments: [String] = []) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(sandbox: sandbox, arguments: arguments)
+    static func started(in sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(sandbox: sandbox, arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if let client = try? RawClient(socketPath: sandbox.socketPath) {
@@ -102,6 +112,14 @@ final class DaemonProcess {
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// SIGKILL, then wait: the daemon gets no chance to clean up.
+    func kill9() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
 
     /// SIGTERM, then wait; returns the exit status.
     @discardableResult

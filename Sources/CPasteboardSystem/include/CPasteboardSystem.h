@@ -1,6 +1,7 @@
 #ifndef C_PASTEBOARD_SYSTEM_H
 #define C_PASTEBOARD_SYSTEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -27,5 +28,8 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
 /// (async-signal-safe) instead of ending the process. Returns the pipe's read end (the same on
 /// every call), or -1 with errno set.
 int pasteboard_catch_interrupts(void);
+
+/// Continues the CRC-32 (IEEE 802.3, as zlib's crc32) `crc` over `count` bytes; start with 0.
+uint32_t pasteboard_crc32(uint32_t crc, const void *bytes, size_t count);
 
 #endif

@@ -1,0 +1,89 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// Pasteboards kept on disk: acknowledged only once stored, restored after a restart (even
+/// after kill -9), damaged archives skipped, a failed write leaving the old content.
+final class DurabilityTests: IntegrationTestCase {
+    private func restart(arguments: [String] = [], fileSizeLimitKiB: Int? = nil) throws {
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB)
+    }
+
+    func testEveryPasteboardAndItsChangeCountSurviveKill9() throws {
+        try pbOK("copy", stdin: Data("kept across restarts".utf8))
+        try pbOK("copy", "-p", "work", "--rep", "public.html=<b>Hi</b>", "--rep", "public.utf8-plain-text=Hi")
+        try pbOK("copy", "-p", "work", "--rep", "public.html=<i>Hello</i>", "--rep", "public.utf8-plain-text=Hello")
+        try pbOK("copy", "-p", "gone", stdin: Data("x".utf8))
+        try pbOK("clear", "-p", "gone")
+        let binary = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try binary.write(to: URL(fileURLWithPath: sandbox.path("blob.bin")))
+        try pbOK("copy", "-p", "blob", sandbox.path("blob.bin"))
+        var info = stat()
+        XCTAssertEqual(stat(sandbox.stateDirectory, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700, "the state directory is private")
+
+        try restart()
+
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept across restarts")
+        XCTAssertEqual(try changeCount("work"), 2)
+        XCTAssertEqual(try pbOK("paste", "-p", "work", "-t", "text/html").stdoutText, "<i>Hello</i>")
+        XCTAssertEqual(try pbOK("paste", "-p", "work", "-t", "text").stdoutText, "Hello")
+        XCTAssertEqual(try changeCount("gone"), 2)
+        XCTAssertEqual((try listing("gone")["items"] as? [Any])?.count, 0)
+        XCTAssertEqual(try pbOK("paste", "-p", "blob").stdout, binary)
+        let suggested = ((try listing("blob")["items"] as? [[String: Any]])?.first?["suggestedName"] as? String)
+        XCTAssertEqual(suggested, "blob.bin")
+        try pbOK("copy", stdin: Data("next".utf8))
+        XCTAssertEqual(try changeCount(), 2, "change counts go on from where they were")
+    }
+
+    func testDamagedArchivesAreLoggedAndSkippedAndNeverServed() throws {
+        try pbOK("copy", "-p", "good", stdin: Data("good".utf8))
+        try pbOK("copy", "-p", "flipped", stdin: Data("this byte will flip".utf8))
+        try pbOK("copy", "-p", "short", stdin: Data(repeating: 7, count: 5000))
+        daemon.kill9()
+        let flipped = sandbox.stateDirectory + "/flipped.pasteboard"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: flipped))
+        bytes[bytes.count - 8] ^= 0x20
+        try bytes.write(to: URL(fileURLWithPath: flipped))
+        let short = sandbox.stateDirectory + "/short.pasteboard"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: short)).prefix(2000)).write(to: URL(fileURLWithPath: short))
+        try Data("not an archive".utf8).write(to: URL(fileURLWithPath: sandbox.stateDirectory + "/junk.pasteboard"))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: sandbox.stateDirectory + "/good.pasteboard.tmp"))
+        daemon = try DaemonProcess.started(in: sandbox)
+
+        XCTAssertEqual(try pbOK("paste", "-p", "good").stdoutText, "good")
+        for name in ["flipped", "short", "junk"] {
+            XCTAssertEqual(try changeCount(name), 0, "\(name) is not served")
+            XCTAssertTrue(daemon.log.contains("\(name).pasteboard"), daemon.log)
+        }
+        XCTAssertTrue(daemon.log.contains("skipped a damaged pasteboard archive"), daemon.log)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/good.pasteboard.tmp"), "leftovers of an interrupted write are removed")
+        try pbOK("copy", "-p", "flipped", stdin: Data("rewritten".utf8))
+        try restart()
+        XCTAssertEqual(try pbOK("paste", "-p", "flipped").stdoutText, "rewritten", "a new write replaces the damaged archive")
+    }
+
+    func testAFailedWriteIsReportedAndLeavesThePreviousContent() throws {
+        try restart(fileSizeLimitKiB: 64)
+        try pbOK("copy", stdin: Data("small and safe".utf8))
+        let refused = try pb("copy", stdin: Data(repeating: 65, count: 1 << 20))
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("pasteboard 'general' was not changed"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe")
+        XCTAssertEqual(try changeCount(), 1)
+        try restart()
+        XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe", "the old archive is intact on disk too")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["general.pasteboard"])
+    }
+
+    func testMemoryOnlyWritesNothing() throws {
+        try restart(arguments: ["--memory-only"])
+        try pbOK("copy", stdin: Data("ephemeral".utf8))
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory)) ?? [], [])
+        try restart(arguments: ["--memory-only"])
+        XCTAssertEqual(try changeCount(), 0)
+    }
+}
