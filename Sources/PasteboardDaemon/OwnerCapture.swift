@@ -18,7 +18,9 @@ struct OwnerCapture: Sendable {
     func run() async -> Int {
         var remaining: [String: Int] = [:]
         var captured = 0
+        var touched = Set<String>()
         for owned in await store.promises(ownedBy: source) {
+            touched.insert(owned.pasteboard)
             let left = remaining[owned.pasteboard] ?? budget
             if let size = owned.size, size > left {
                 await store.settle(owned, with: .unavailable(overBudget(owned, size: size, left: left)), size: nil)
@@ -35,6 +37,7 @@ struct OwnerCapture: Sendable {
                 await store.settle(owned, with: .unavailable(error.message), size: nil)
             }
         }
+        for name in touched.sorted() { await store.storeAgain(name, logger: logger) }
         logger.info("captured promised data of a leaving source", metadata: [
             "source": "\(source)", "captured": "\(captured)",
         ])

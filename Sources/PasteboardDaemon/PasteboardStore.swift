@@ -72,6 +72,21 @@ public actor PasteboardStore {
         return next.changeCount
     }
 
+    /// Stores `name` again as it now is (after promises were captured or became unavailable,
+    /// which changes where bytes come from but not the change count). A failure is logged: the
+    /// pasteboard in memory is unaffected, and the older archive stays valid.
+    func storeAgain(_ name: String, logger: Logger) async {
+        guard let storage else { return }
+        await beginWrite(name)
+        defer { endWrite(name) }
+        guard let pasteboard = pasteboards[name] else { return }
+        do {
+            try await storage.save(pasteboard)
+        } catch {
+            logger.error("captured data not stored", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
+        }
+    }
+
     /// Waits until no other write of `name` is in progress, then marks one.
     private func beginWrite(_ name: String) async {
         guard writing.contains(name) else {

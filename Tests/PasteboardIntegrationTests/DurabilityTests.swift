@@ -87,3 +87,39 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try changeCount(), 0)
     }
 }
+
+/// What becomes of promised data across a restart.
+final class DurableCaptureTests: IntegrationTestCase {
+    func testCapturedDataIsStoredAndUncapturedPromisesSayWhyAfterARestart() throws {
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--capture-budget", "1048576"])
+        try Data("captured text".utf8).write(to: URL(fileURLWithPath: sandbox.path("small.txt")))
+        try Data(repeating: 1, count: 2 << 20).write(to: URL(fileURLWithPath: sandbox.path("large.bin")))
+        let small = try ToolProcess("pb", ["copy", "--lazy", sandbox.path("small.txt")], environment: sandbox.environment(), in: sandbox)
+        defer { small.stop() }
+        XCTAssertNotNil(waitUntil { (try? self.changeCount()) == 1 })
+        small.signal(SIGTERM)
+        XCTAssertEqual(small.waitForExit(), 0)
+        let large = try ToolProcess("pb", ["copy", "-p", "big", "--lazy", sandbox.path("large.bin")], environment: sandbox.environment(), in: sandbox)
+        defer { large.stop() }
+        XCTAssertNotNil(waitUntil { (try? self.changeCount("big")) == 1 })
+        large.signal(SIGTERM)
+        XCTAssertEqual(large.waitForExit(), 0)
+
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "captured text", "captured data survives the restart")
+        let unavailable = try pb("paste", "-p", "big")
+        XCTAssertEqual(unavailable.status, 1)
+        XCTAssertTrue(unavailable.stderr.contains("capture budget"), unavailable.stderr)
+    }
+
+    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return nil
+    }
+}
