@@ -45,11 +45,15 @@ public struct ItemProvider: Sendable {
     public var suggestedName: String?
     /// Who may load the item.
     public var visibility: ItemVisibility
+    /// A secret (a password): the daemon keeps it in memory only, never on disk or in logs, and
+    /// watchers hear of the change as sensitive.
+    public var isSensitive: Bool
 
     /// An item without representations yet.
-    public init(suggestedName: String? = nil, visibility: ItemVisibility = .all) {
+    public init(suggestedName: String? = nil, visibility: ItemVisibility = .all, sensitive: Bool = false) {
         self.suggestedName = suggestedName
         self.visibility = visibility
+        self.isSensitive = sensitive
     }
 
     /// The registered types, best first.

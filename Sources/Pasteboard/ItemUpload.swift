@@ -34,7 +34,8 @@ struct ItemUpload: Sendable {
             }
             infos.append(ItemInfo(
                 representations: representations, suggestedName: item.suggestedName,
-                visibility: item.visibility == .all ? nil : item.visibility
+                visibility: item.visibility == .all ? nil : item.visibility,
+                sensitive: item.isSensitive ? true : nil
             ))
         }
         self.connection = connection

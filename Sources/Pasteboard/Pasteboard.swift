@@ -53,10 +53,12 @@ public struct Pasteboard: Sendable {
     /// Replaces the items; returns once the daemon holds all of them, with the new change count.
     /// Eager bytes are sent under the daemon's flow-control credit; promised representations are
     /// served by this connection for as long as they stay on the pasteboard.
+    /// With `expiringAfter`, the daemon clears the pasteboard that long after, unless it changed meanwhile.
     @discardableResult
-    public func setItems(_ items: [ItemProvider]) async throws -> Int {
+    public func setItems(_ items: [ItemProvider], expiringAfter expiry: Duration? = nil) async throws -> Int {
         let upload = ItemUpload(items, connection: connection)
-        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos)))
+        let expire = expiry.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos, expire: expire)))
         connection.closeRequest(id)
         guard case .ok(let ok) = reply else { throw unexpected(reply) }
         return ok.changeCount ?? 0

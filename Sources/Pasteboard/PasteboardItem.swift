@@ -28,6 +28,8 @@ public struct PasteboardItem: Sendable {
     public let suggestedName: String?
     /// Who may load the item.
     public let visibility: ItemVisibility
+    /// True for a secret the daemon keeps in memory only.
+    public let isSensitive: Bool
     private let registry: TypeRegistry
 
     init(index: Int, changeCount: Int, info: ItemInfo, registry: TypeRegistry) {
@@ -41,6 +43,7 @@ public struct PasteboardItem: Sendable {
         }
         self.suggestedName = info.suggestedName
         self.visibility = info.visibility ?? .all
+        self.isSensitive = info.isSensitive
         self.registry = registry
     }
 

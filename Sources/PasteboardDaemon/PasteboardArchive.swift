@@ -20,6 +20,7 @@ import PasteboardTypes
 /// order, and a 4-byte big-endian CRC-32 of everything before it. A file is written to a
 /// temporary name, synced, and renamed into place, so a crash leaves the old file or the new
 /// one, never a mix; a file that fails any check on reading is reported, not served.
+/// Sensitive items are never written.
 enum PasteboardArchive {
     static let fileExtension = ".pasteboard"
     private static let magic = Array("PBSTATE1".utf8)
@@ -61,7 +62,8 @@ enum PasteboardArchive {
     /// Writes `pasteboard` durably into `directory`: temporary file, fsync, rename, fsync of the directory.
     static func write(_ pasteboard: NamedPasteboard, to directory: String) throws(Failure) {
         var chunks: [ByteBuffer] = []
-        let header = Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: pasteboard.items.map { item in
+        // Sensitive items stay in memory only: after a restart the pasteboard holds the others.
+        let header = Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: pasteboard.items.filter { !$0.isSensitive }.map { item in
             Item(
                 suggestedName: item.suggestedName, visibility: item.visibility == .all ? nil : item.visibility,
                 writerPID: item.writerPID,

@@ -72,12 +72,15 @@ public struct StoredItem: Sendable {
     public var visibility: ItemVisibility
     /// The process that wrote the item (for `own-process` visibility).
     public var writerPID: Int32?
+    /// A secret: kept in memory only, never stored on disk.
+    public var isSensitive: Bool
 
     /// Creates an item.
     public init(
         representations: [StoredRepresentation], suggestedName: String? = nil,
-        visibility: ItemVisibility = .all, writerPID: Int32? = nil
+        visibility: ItemVisibility = .all, writerPID: Int32? = nil, isSensitive: Bool = false
     ) {
+        self.isSensitive = isSensitive
         self.representations = representations
         self.suggestedName = suggestedName
         self.visibility = visibility
@@ -100,7 +103,8 @@ public struct StoredItem: Sendable {
                 return info
             },
             suggestedName: suggestedName,
-            visibility: visibility == .all ? nil : visibility
+            visibility: visibility == .all ? nil : visibility,
+            sensitive: isSensitive ? true : nil
         )
     }
 }

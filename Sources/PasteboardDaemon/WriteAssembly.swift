@@ -13,8 +13,8 @@ import PasteboardTypes
 final class WriteAssembly {
     /// Where the assembled items go.
     enum Target: Sendable {
-        /// A pasteboard's content (`write`).
-        case pasteboard(String)
+        /// A pasteboard's content (`write`), cleared after `expire` seconds when given.
+        case pasteboard(String, expire: Double?)
         /// A new drag session (`drag`).
         case drag(DragRequest)
         /// A drag session in flight (`add`).
@@ -39,13 +39,16 @@ final class WriteAssembly {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
-        try self.init(.pasteboard(request.pasteboard), items: request.items, source: source, registry: registry, configuration: configuration)
+        if let expire = request.expire, !(expire > 0) {
+            throw ProtocolError(.invalidArgument, "'expire' must be more than 0 seconds, not \(expire)")
+        }
+        try self.init(.pasteboard(request.pasteboard, expire: request.expire), items: request.items, source: source, registry: registry, configuration: configuration)
     }
 
     /// Validates items bound for `target`; throws the error to answer the request with.
     init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
         let label: String
-        if case .pasteboard(let name) = target { label = name } else { label = "" }
+        if case .pasteboard(let name, _) = target { label = name } else { label = "" }
         if case .drag(let drag) = target {
             if requestItems.isEmpty { throw ProtocolError(.invalidArgument, "a drag needs at least one item") }
             if let timeout = drag.timeout, !(timeout > 0) {
@@ -142,7 +145,8 @@ final class WriteAssembly {
                 },
                 suggestedName: item.suggestedName,
                 visibility: item.visibility ?? .all,
-                writerPID: source.pid
+                writerPID: source.pid,
+                isSensitive: item.isSensitive
             )
         }
     }

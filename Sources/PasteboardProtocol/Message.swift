@@ -204,11 +204,24 @@ public struct ItemInfo: Sendable, Equatable, Codable {
     public var suggestedName: String?
     /// Who may load the item; absent means `all`.
     public var visibility: ItemVisibility?
+    /// True for a secret (a password): the daemon keeps it in memory only, never on disk or in
+    /// logs. Also implied by a representation of type `x-kde-passwordManagerHint` or
+    /// `org.nspasteboard.ConcealedType`.
+    public var sensitive: Bool?
 
-    public init(representations: [RepresentationInfo], suggestedName: String? = nil, visibility: ItemVisibility? = nil) {
+    public init(representations: [RepresentationInfo], suggestedName: String? = nil, visibility: ItemVisibility? = nil, sensitive: Bool? = nil) {
         self.representations = representations
         self.suggestedName = suggestedName
         self.visibility = visibility
+        self.sensitive = sensitive
+    }
+
+    /// The representation types that mark an item sensitive (KDE's and nspasteboard.org's conventions).
+    public static let sensitivityMarkers: Set<String> = ["x-kde-passwordmanagerhint", "org.nspasteboard.concealedtype"]
+
+    /// True when the item is marked sensitive, by its flag or by a marker representation.
+    public var isSensitive: Bool {
+        sensitive == true || representations.contains { Self.sensitivityMarkers.contains($0.type.lowercased()) }
     }
 }
 
@@ -218,10 +231,13 @@ public struct WriteRequest: Sendable, Equatable, Codable {
     public var pasteboard: String
     /// Items in order; their representations' bytes follow as data frames, in the same order.
     public var items: [ItemInfo]
+    /// Seconds after which the daemon clears the pasteboard, unless it changed meanwhile.
+    public var expire: Double?
 
-    public init(pasteboard: String, items: [ItemInfo]) {
+    public init(pasteboard: String, items: [ItemInfo], expire: Double? = nil) {
         self.pasteboard = pasteboard
         self.items = items
+        self.expire = expire
     }
 }
 

@@ -23,6 +23,11 @@ struct Copy: AsyncParsableCommand {
             replaced or cleared (then it exits 0). On SIGINT or SIGTERM it hands the daemon what \
             fits in its capture budget, then exits 0; larger data becomes unavailable. \
             --paste-once serves one load and then clears the pasteboard.
+
+            --sensitive marks the items secret, as does a representation of type \
+            x-kde-passwordManagerHint or org.nspasteboard.ConcealedType: the daemon keeps them in \
+            memory only, never on disk, and pb watch shows only that the pasteboard changed. \
+            --expire clears the pasteboard after SECONDS unless it changed meanwhile.
             """
     )
 
@@ -39,11 +44,29 @@ struct Copy: AsyncParsableCommand {
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "With --lazy: report each load on stderr.")
     var verbose = false
 
+    @Flag(name: .customLong("sensitive"), help: "A secret: the daemon keeps it in memory only (never on disk), and watchers see only that it changed.")
+    var sensitive = false
+
+    @Option(name: .customLong("expire"), help: ArgumentHelp("Clear the pasteboard this many seconds after the copy, unless it changed meanwhile.", valueName: "seconds"))
+    var expire: Double?
+
     func validate() throws {
         if pasteOnce && !lazy { throw ValidationError("--paste-once needs --lazy") }
         if verbose && !lazy { throw ValidationError("--verbose needs --lazy") }
         if lazy { try input.validateLazy() }
+        if let expire, !(expire > 0) { throw ValidationError("--expire must be more than 0 seconds") }
     }
+
+    /// `items` marked sensitive when asked.
+    private func marked(_ items: [ItemProvider]) -> [ItemProvider] {
+        items.map { item in
+            var item = item
+            if sensitive { item.isSensitive = true }
+            return item
+        }
+    }
+
+    private var expiry: Duration? { expire.map { .milliseconds(Int64($0 * 1000)) } }
 
     func run() async throws {
         let registry = TypeArguments.registry().registry
@@ -51,9 +74,10 @@ struct Copy: AsyncParsableCommand {
             try await serveLazily(registry: registry)
             return
         }
-        let items = try input.eagerItems(registry: registry)
+        let items = marked(try input.eagerItems(registry: registry))
+        let expiry = expiry
         try await options.withPasteboard { pasteboard in
-            try await pasteboard.setItems(items)
+            try await pasteboard.setItems(items, expiringAfter: expiry)
         }
     }
 
@@ -61,10 +85,11 @@ struct Copy: AsyncParsableCommand {
 
     private func serveLazily(registry: TypeRegistry) async throws {
         let serving = LazyServing(verbose: verbose, pasteOnce: pasteOnce)
-        let items = try input.lazyItems(registry: registry, serving: serving)
+        let items = marked(try input.lazyItems(registry: registry, serving: serving))
+        let expiry = expiry
         let pasteboardName = options.pasteboard
         try await options.withPasteboard { pasteboard in
-            let changeCount = try await pasteboard.setItems(items)
+            let changeCount = try await pasteboard.setItems(items, expiringAfter: expiry)
             let connection = pasteboard.connection
             // Ends when the items leave the pasteboard, after the first delivery with --paste-once
             // (which clears them), or on SIGINT/SIGTERM (then withConnection hands the data over).

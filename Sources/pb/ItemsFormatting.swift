@@ -16,8 +16,10 @@ enum ItemsFormatting {
         return String(decoding: (try? encoder.encode(reply)) ?? Data(), as: UTF8.self)
     }
 
-    /// `changeCount` then each item's types joined by commas; `(empty)` when there are none.
+    /// `changeCount` then each item's types joined by commas; `(empty)` when there are none,
+    /// `(sensitive)` when an item is a secret (nothing about it is shown).
     static func line(_ reply: ItemsReply) -> String {
+        if reply.items.contains(where: \.isSensitive) { return "\(reply.changeCount) (sensitive)" }
         let items = reply.items.map { $0.representations.map(\.type).joined(separator: ",") }
         return "\(reply.changeCount) " + (items.isEmpty ? "(empty)" : items.joined(separator: " "))
     }

@@ -27,7 +27,7 @@ struct List: AsyncParsableCommand {
         try Output.printLine("changeCount: \(contents.changeCount)")
         if contents.items.isEmpty { try Output.printLine("(empty)") }
         for (index, item) in contents.items.enumerated() {
-            try Output.printLine("item \(index)" + (item.suggestedName.map { ": \($0)" } ?? ""))
+            try Output.printLine("item \(index)" + (item.suggestedName.map { ": \($0)" } ?? "") + (item.isSensitive ? "  (sensitive)" : ""))
             for representation in item.representations {
                 let size = representation.size.map { "\($0) bytes" } ?? "size unknown"
                 let state = representation.unavailable == true ? "  (unavailable)" : representation.lazy == true ? "  (lazy)" : ""

@@ -8,7 +8,8 @@ struct Watch: AsyncParsableCommand {
         abstract: "Print one line per change of a pasteboard until interrupted.",
         discussion: """
             The first line describes the current content. Each line is the change count, then each \
-            item's types joined by commas, items separated by spaces ('(empty)' when cleared). \
+            item's types joined by commas, items separated by spaces ('(empty)' when cleared, \
+            '(sensitive)' when the new content is a secret). \
             With --json, each line is a JSON object.
             """
     )
