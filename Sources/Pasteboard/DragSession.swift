@@ -37,7 +37,7 @@ public struct DragSession: Sendable {
         let request = DragRequest(
             items: upload.infos, allow: DragOperation.allCases.filter(operations.contains),
             restricted: restrictedToApp ? true : nil, localContext: localContext,
-            timeout: timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+            timeout: timeout?.protocolSeconds
         )
         return try await DragSession(upload.send(.drag(request)), connection: connection)
     }

@@ -57,7 +57,7 @@ public struct Pasteboard: Sendable {
     @discardableResult
     public func setItems(_ items: [ItemProvider], expiringAfter expiry: Duration? = nil) async throws -> Int {
         let upload = ItemUpload(items, connection: connection)
-        let expire = expiry.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let expire = expiry?.protocolSeconds
         let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos, expire: expire)))
         connection.closeRequest(id)
         guard case .ok(let ok) = reply else { throw unexpected(reply) }
