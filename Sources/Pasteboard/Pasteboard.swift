@@ -54,11 +54,13 @@ public struct Pasteboard: Sendable {
     /// Eager bytes are sent under the daemon's flow-control credit; promised representations are
     /// served by this connection for as long as they stay on the pasteboard.
     /// With `expiringAfter`, the daemon clears the pasteboard that long after, unless it changed meanwhile.
+    /// With `ifChangeCount`, the items replace the pasteboard's only while its change count is
+    /// still that; otherwise nothing is written and the error's code is `conflict`.
     @discardableResult
-    public func setItems(_ items: [ItemProvider], expiringAfter expiry: Duration? = nil) async throws -> Int {
+    public func setItems(_ items: [ItemProvider], expiringAfter expiry: Duration? = nil, ifChangeCount: Int? = nil) async throws -> Int {
         let upload = ItemUpload(items, connection: connection)
         let expire = expiry?.protocolSeconds
-        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos, expire: expire)))
+        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos, expire: expire, ifChangeCount: ifChangeCount)))
         connection.closeRequest(id)
         guard case .ok(let ok) = reply else { throw unexpected(reply) }
         return ok.changeCount ?? 0

@@ -77,12 +77,14 @@ public final class PasteboardConnection: Sendable {
             let router = FrameRouter(daemonRequests: daemonRequestSink)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
+                    let reason: String
                     do {
                         for try await frame in inbound { router.route(frame) }
-                        router.closeAll(PasteboardError.connectionLost("the daemon closed the connection"))
+                        reason = "the daemon closed the connection"
                     } catch {
-                        router.closeAll(PasteboardError.connectionLost("\(error)"))
+                        reason = "\(error)"
                     }
+                    router.closeAll(PasteboardError.connectionLost(reason))
                     daemonRequestSink.finish()
                 }
                 defer { group.cancelAll() }
@@ -129,6 +131,12 @@ public final class PasteboardConnection: Sendable {
                 return result
             }
         }
+    }
+
+    /// Why the connection to the daemon ended, once it has (the daemon closed it, or it broke);
+    /// nil while it is open.
+    public var lostReason: String? {
+        router.closeReason
     }
 
     /// Adds type declarations to the daemon's registry (for as long as the daemon runs).
@@ -297,6 +305,13 @@ final class FrameRouter: Sendable {
             daemonRequests.yield(.released(released.promises))
         default:
             break  // a late frame of a produce that already ended
+        }
+    }
+
+    /// The error every request failed with when the connection ended; nil while it is open.
+    var closeReason: String? {
+        closedError.withLock { $0 }.map { error in
+            if case PasteboardError.connectionLost(let reason) = error { reason } else { "\(error)" }
         }
     }
 

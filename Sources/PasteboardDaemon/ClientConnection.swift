@@ -22,6 +22,25 @@ struct ClientConnection: Sendable {
         do {
             try await channel.executeThenClose { inbound, outbound in
                 let writer = FrameWriter(outbound: outbound)
+                let requests = RequestTable()
+                let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout)
+                let watching = Task { [store, logger, channel] in
+                    let expired = await watchdog.expiry { source in
+                        guard requests.isEmpty else { return true }
+                        return await !store.promises(ownedBy: source).isEmpty
+                    }
+                    guard let expired else { return }
+                    logger.notice("closing connection: \(expired.message)", metadata: ["code": "\(expired.code.rawValue)"])
+                    // The client hears why, unless it is not reading; the connection closes anyway.
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { try? await writer.send(.error(expired), on: 0) }
+                        group.addTask { try? await Task.sleep(for: .seconds(1)) }
+                        await group.next()
+                        group.cancelAll()
+                    }
+                    try? await channel.channel.close()
+                }
+                defer { watching.cancel() }
                 var frames = inbound.makeAsyncIterator()
                 do {
                     guard let first = try await frames.next() else { return }
@@ -30,9 +49,10 @@ struct ClientConnection: Sendable {
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
                     let source = SourceConnection(clientName: hello.client, pid: peerPID, app: hello.app, writer: writer, window: configuration.window)
+                    watchdog.noteHandshake(source: source)
                     defer { source.disconnect() }
                     do {
-                        try await serve(frames: &frames, writer: writer, source: source, logger: logger)
+                        try await serve(frames: &frames, requests: requests, watchdog: watchdog, writer: writer, source: source, logger: logger)
                     } catch {
                         await sourceLeft(source)
                         throw error
@@ -82,15 +102,16 @@ struct ClientConnection: Sendable {
 
     private func serve(
         frames: inout NIOAsyncChannelInboundStream<Frame>.AsyncIterator,
+        requests: RequestTable, watchdog: ConnectionWatchdog,
         writer: FrameWriter,
         source: SourceConnection,
         logger: Logger
     ) async throws {
-        let requests = RequestTable()
         var writes: [UInt32: WriteAssembly] = [:]
         defer { _ = writes }
         do {
             while let frame = try await frames.next() {
+                watchdog.noteActivity()
                 let id = frame.requestID
                 if id >= ProtocolLimits.daemonRequestIDBase {
                     // Answers to the daemon's own requests (`produce`).
@@ -254,7 +275,12 @@ struct ClientConnection: Sendable {
             }, to: id)
         case .read(let request):
             let control = TransferControl(window: SendWindow(initialCredit: configuration.window))
-            _ = requests.reserve(id, window: control.window, stop: { control.stop(ProtocolError(.cancelled, "read cancelled")) })
+            let limit = configuration.maxLoadsPerConnection
+            guard requests.reserve(id, window: control.window, isLoad: true, limit: limit, stop: { control.stop(ProtocolError(.cancelled, "read cancelled")) }) else {
+                try await writer.send(.error(ProtocolError(
+                    .limitReached, "\(limit) loads are already in flight on this connection (pasteboardd --max-loads-per-connection)")), on: id)
+                return
+            }
             let transfer = ReadTransfer(
                 request: request, id: id, control: control, store: store, writer: writer,
                 chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength,
@@ -310,9 +336,9 @@ struct ClientConnection: Sendable {
     ) async throws {
         let items = assembly.items
         switch assembly.target {
-        case .pasteboard(let name, let expire):
+        case .pasteboard(let name, let expire, let ifChangeCount):
             do {
-                let changeCount = try await store.replaceItems(of: name, with: items)
+                let changeCount = try await store.replaceItems(of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail)
                 logger.info("pasteboard written", metadata: [
                     "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
                     "sensitive": "\(items.contains(where: \.isSensitive))",

@@ -12,6 +12,15 @@ public struct DaemonConfiguration: Sendable {
     public var maxRepresentationSize: Int = 256 << 20
     /// The most items one pasteboard may hold.
     public var maxItemsPerPasteboard: Int = 10_000
+    /// The most connections served at once; one more is refused with `limit-reached`.
+    public var maxConnections: Int = 1024
+    /// The most loads (`read` requests) one connection may have in flight at once.
+    public var maxLoadsPerConnection: Int = 16
+    /// Seconds a new connection has to send its `hello`; nil for no limit.
+    public var handshakeTimeout: Double? = 10
+    /// Seconds a connection may stay idle (no frame received, no request in flight, no promise
+    /// on any pasteboard) before the daemon closes it; nil for no limit.
+    public var idleTimeout: Double? = 600
     /// Bytes of promised data the daemon captures per pasteboard from a source that relinquishes its promises.
     public var captureBudget: Int = 64 << 20
     /// Seconds a drag session may stay in flight (not dropped) before it is cancelled, unless

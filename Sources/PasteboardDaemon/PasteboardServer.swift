@@ -9,6 +9,7 @@ import NIOPosix
 import PasteboardProtocol
 import PasteboardTypes
 import ServiceLifecycle
+import Synchronization
 
 /// The daemon as a service: owns the socket, accepts connections, checks each peer's uid,
 /// and serves it until graceful shutdown.
@@ -21,6 +22,7 @@ public final class PasteboardServer: Service, Sendable {
     private let logger: Logger
     private let lock: InstanceLock
     private let group: any EventLoopGroup
+    private let openConnections = Atomic<Int>(0)
 
     /// Prepares the socket directory, takes the single-instance lock (throws if another daemon
     /// runs), and prepares the state directory when the configuration names one.
@@ -91,6 +93,14 @@ public final class PasteboardServer: Service, Sendable {
     private func serve(_ connection: NIOAsyncChannel<Frame, Frame>, id: Int) async {
         var logger = logger
         logger[metadataKey: "connection.id"] = "\(id)"
+        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        defer { openConnections.wrappingSubtract(1, ordering: .relaxed) }
+        guard open <= configuration.maxConnections else {
+            logger.warning("refused a connection over the limit", metadata: ["limit": "\(configuration.maxConnections)"])
+            await refuse(connection, ProtocolError(
+                .limitReached, "pasteboardd serves at most \(configuration.maxConnections) connections at once (pasteboardd --max-connections); try again later"))
+            return
+        }
         let peerPID: Int32
         do {
             let peer = try await PeerCredentials.of(connection.channel)
@@ -98,11 +108,7 @@ public final class PasteboardServer: Service, Sendable {
             logger[metadataKey: "peer.pid"] = "\(peer.pid)"
             guard peer.uid == getuid() else {
                 logger.warning("refused connection from another user", metadata: ["peer.uid": "\(peer.uid)"])
-                try? await connection.executeThenClose { _, outbound in
-                    try await outbound.write(.message(
-                        .error(ProtocolError(.permissionDenied, "pasteboardd serves uid \(getuid()) only")), requestID: 0
-                    ))
-                }
+                await refuse(connection, ProtocolError(.permissionDenied, "pasteboardd serves uid \(getuid()) only"))
                 return
             }
         } catch {
@@ -114,6 +120,13 @@ public final class PasteboardServer: Service, Sendable {
             channel: connection, store: store, configuration: configuration, logger: logger,
             daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID
         ).run()
+    }
+
+    /// Tells the peer why on request id 0, then closes its connection.
+    private func refuse(_ connection: NIOAsyncChannel<Frame, Frame>, _ error: ProtocolError) async {
+        try? await connection.executeThenClose { _, outbound in
+            try await outbound.write(.message(.error(error), requestID: 0))
+        }
     }
 
     /// We hold the instance lock, so a socket file left at `path` belongs to a dead daemon.

@@ -145,7 +145,7 @@ extension PasteboardStore {
     /// Ends session `id` when it is still in flight `timeout` seconds after it began.
     private func expire(_ id: Int, after timeout: Double) {
         guard sessions[id]?.state == .lifted else { return }
-        end(id, SessionEnd(outcome: .cancelled, message: "nobody dropped it within \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout)) seconds"))
+        end(id, SessionEnd(outcome: .cancelled, message: "nobody dropped it within \(timeout.secondsPhrase)"))
     }
 
     /// A connection closed: sessions it began end cancelled, sessions it dropped end failed, and

@@ -57,12 +57,19 @@ public actor PasteboardStore {
     /// given); returns the change count afterwards. With storage, the new content is on disk
     /// before it is visible or acknowledged; when storing fails, nothing changes and the error
     /// (`storage-failed`) is thrown. Sources whose promises left the pasteboard are told so.
+    /// On a changed pasteboard, `conflict` says whether to leave it and return its change count
+    /// (`.ignore`, as `clear` does) or to throw `conflict` (`.fail`, as `write` does).
     @discardableResult
-    public func replaceItems(of name: String, with items: [StoredItem], ifChangeCount: Int? = nil) async throws(ProtocolError) -> Int {
+    public func replaceItems(
+        of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore
+    ) async throws(ProtocolError) -> Int {
         await beginWrite(name)
         defer { endWrite(name) }
         let current = pasteboard(named: name)
-        if let ifChangeCount, ifChangeCount != current.changeCount { return current.changeCount }
+        if let ifChangeCount, ifChangeCount != current.changeCount {
+            guard conflict == .fail else { return current.changeCount }
+            throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
+        }
         let next = current.replacing(items)
         if let storage { try await storage.save(next) }
         let old = pasteboards[name]?.items ?? []
@@ -70,6 +77,14 @@ public actor PasteboardStore {
         notifyWatchers(of: next)
         notifyReleased(old)
         return next.changeCount
+    }
+
+    /// What a conditional replacement does when the pasteboard changed since the given count.
+    public enum ConflictHandling: Sendable {
+        /// Leave the pasteboard and return its change count.
+        case ignore
+        /// Throw `conflict`.
+        case fail
     }
 
     /// Stores `name` again as it now is (after promises were captured or became unavailable,
@@ -169,7 +184,7 @@ public actor PasteboardStore {
     public func watch(_ name: String) -> (current: ItemsReply, changes: AsyncStream<ItemsReply>, stop: @Sendable () -> Void) {
         let id = nextWatcherID
         nextWatcherID += 1
-        let (stream, continuation) = AsyncStream.makeStream(of: ItemsReply.self, bufferingPolicy: .bufferingNewest(1024))
+        let (stream, continuation) = AsyncStream.makeStream(of: ItemsReply.self, bufferingPolicy: .bufferingNewest(64))
         watchers[name, default: [:]][id] = continuation
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeWatcher(id, of: name) }

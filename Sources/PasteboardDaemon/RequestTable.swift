@@ -12,6 +12,7 @@ final class RequestTable: Sendable {
         var task: Task<Void, Never>?
         var window: SendWindow?
         var stop: @Sendable () -> Void
+        var isLoad: Bool
     }
 
     private let entries = Mutex<[UInt32: Entry]>([:])
@@ -21,11 +22,18 @@ final class RequestTable: Sendable {
         entries.withLock { $0[id] != nil }
     }
 
-    /// Reserves `id` with its send window and stop handler before its task starts; false if in use.
-    func reserve(_ id: UInt32, window: SendWindow?, stop: @escaping @Sendable () -> Void) -> Bool {
+    /// True when no request is in flight.
+    var isEmpty: Bool {
+        entries.withLock { $0.isEmpty }
+    }
+
+    /// Reserves `id` with its send window and stop handler before its task starts; false if in
+    /// use, or when `limit` loads are already in flight and this is a load too.
+    func reserve(_ id: UInt32, window: SendWindow?, isLoad: Bool = false, limit: Int = .max, stop: @escaping @Sendable () -> Void) -> Bool {
         entries.withLock { entries in
             guard entries[id] == nil else { return false }
-            entries[id] = Entry(task: nil, window: window, stop: stop)
+            if isLoad, entries.values.count(where: \.isLoad) >= limit { return false }
+            entries[id] = Entry(task: nil, window: window, stop: stop, isLoad: isLoad)
             return true
         }
     }

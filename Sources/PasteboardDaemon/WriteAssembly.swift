@@ -14,7 +14,7 @@ final class WriteAssembly {
     /// Where the assembled items go.
     enum Target: Sendable {
         /// A pasteboard's content (`write`), cleared after `expire` seconds when given.
-        case pasteboard(String, expire: Double?)
+        case pasteboard(String, expire: Double?, ifChangeCount: Int?)
         /// A new drag session (`drag`).
         case drag(DragRequest)
         /// A drag session in flight (`add`).
@@ -42,13 +42,13 @@ final class WriteAssembly {
         if let expire = request.expire, !(expire > 0) {
             throw ProtocolError(.invalidArgument, "'expire' must be more than 0 seconds, not \(expire)")
         }
-        try self.init(.pasteboard(request.pasteboard, expire: request.expire), items: request.items, source: source, registry: registry, configuration: configuration)
+        try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount), items: request.items, source: source, registry: registry, configuration: configuration)
     }
 
     /// Validates items bound for `target`; throws the error to answer the request with.
     init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
         let label: String
-        if case .pasteboard(let name, _) = target { label = name } else { label = "" }
+        if case .pasteboard(let name, _, _) = target { label = name } else { label = "" }
         if case .drag(let drag) = target {
             if requestItems.isEmpty { throw ProtocolError(.invalidArgument, "a drag needs at least one item") }
             if let timeout = drag.timeout, !(timeout > 0) {

@@ -233,11 +233,14 @@ public struct WriteRequest: Sendable, Equatable, Codable {
     public var items: [ItemInfo]
     /// Seconds after which the daemon clears the pasteboard, unless it changed meanwhile.
     public var expire: Double?
+    /// Write only if the pasteboard's change count is still this; else the answer is `conflict`.
+    public var ifChangeCount: Int?
 
-    public init(pasteboard: String, items: [ItemInfo], expire: Double? = nil) {
+    public init(pasteboard: String, items: [ItemInfo], expire: Double? = nil, ifChangeCount: Int? = nil) {
         self.pasteboard = pasteboard
         self.items = items
         self.expire = expire
+        self.ifChangeCount = ifChangeCount
     }
 }
 

@@ -45,6 +45,23 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Largest frame accepted, in bytes (65536 to 1048576).", valueName: "bytes"))
     var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
 
+    @Option(name: .long, help: ArgumentHelp("Most items one pasteboard or drag session may hold.", valueName: "count"))
+    var maxItems: Int = 10_000
+
+    @Option(name: .long, help: ArgumentHelp("Most client connections served at once; more are refused with limit-reached.", valueName: "count"))
+    var maxConnections: Int = 1024
+
+    @Option(name: .long, help: ArgumentHelp("Most loads (reads) one connection may have in flight at once.", valueName: "count"))
+    var maxLoadsPerConnection: Int = 16
+
+    @Option(name: .long, help: ArgumentHelp("Seconds a new connection has to send its hello (0: no limit).", valueName: "seconds"))
+    var handshakeTimeout: Double = 10
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Close a connection idle this many seconds: no frame, no request in flight, no promise on a pasteboard (0: no limit).",
+        valueName: "seconds"))
+    var idleTimeout: Double = 600
+
     @Option(name: .long, help: ArgumentHelp("Flow-control window per transfer, in bytes.", valueName: "bytes"))
     var window: Int = ProtocolLimits.defaultWindow
 
@@ -65,6 +82,10 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         }
         guard window >= ProtocolLimits.preferredChunkSize else { throw ValidationError("--window must be at least 65536") }
         guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
+        guard maxItems > 0 else { throw ValidationError("--max-items must be positive") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+        guard maxLoadsPerConnection > 0 else { throw ValidationError("--max-loads-per-connection must be positive") }
+        guard handshakeTimeout >= 0, idleTimeout >= 0 else { throw ValidationError("timeouts must be 0 (no limit) or more seconds") }
         guard captureBudget >= 0 else { throw ValidationError("--capture-budget must be 0 or more") }
         if memoryOnly && stateDirectory != nil { throw ValidationError("give --state-directory or --memory-only, not both") }
         if let sessionTimeout, !(sessionTimeout > 0) { throw ValidationError("--session-timeout must be more than 0 seconds") }
@@ -91,6 +112,12 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         configuration.maxRepresentationSize = maxRepresentationSize
         configuration.captureBudget = captureBudget
         configuration.sessionTimeout = sessionTimeout
+        configuration.maxItemsPerPasteboard = maxItems
+        configuration.maxConnections = maxConnections
+        configuration.maxLoadsPerConnection = maxLoadsPerConnection
+        configuration.handshakeTimeout = handshakeTimeout > 0 ? handshakeTimeout : nil
+        configuration.idleTimeout = idleTimeout > 0 ? idleTimeout : nil
+        raiseOpenFileLimit(toServe: maxConnections, logger: logger)
         configuration.stateDirectory = memoryOnly ? nil : stateDirectory ?? DurableStorage.defaultDirectory(environment: environment)
         // A file-size limit makes a write fail (EFBIG) instead of killing the daemon.
         signal(SIGXFSZ, SIG_IGN)
@@ -112,6 +139,24 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             )
         )
         try await services.run()
+    }
+
+    /// Raises the soft limit on open files to the hard limit, so the daemon can hold the
+    /// connections it is configured for; warns when even the hard limit is too low.
+    private func raiseOpenFileLimit(toServe connections: Int, logger: Logger) {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        // Each connection takes one descriptor; the daemon needs a few dozen of its own.
+        if limit.rlim_cur < rlim_t(connections + 64) {
+            logger.warning("the open-file limit is lower than --max-connections needs; connections beyond it fail to be accepted", metadata: [
+                "limit": "\(limit.rlim_cur)", "max-connections": "\(connections)",
+            ])
+        }
     }
 
     /// Points stderr at `path` (created 0600), preparing the socket directory first since

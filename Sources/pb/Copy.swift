@@ -22,7 +22,9 @@ struct Copy: AsyncParsableCommand {
             when a destination loads it, streaming it through the daemon, until its items are \
             replaced or cleared (then it exits 0). On SIGINT or SIGTERM it hands the daemon what \
             fits in its capture budget, then exits 0; larger data becomes unavailable. \
-            --paste-once serves one load and then clears the pasteboard.
+            --paste-once serves one load and then clears the pasteboard. When the daemon goes \
+            away, pb reconnects (starting it if needed) and puts its items back, unless another \
+            copy replaced them meanwhile.
 
             --sensitive marks the items secret, as does a representation of type \
             x-kde-passwordManagerHint or org.nspasteboard.ConcealedType: the daemon keeps them in \
@@ -85,27 +87,26 @@ struct Copy: AsyncParsableCommand {
 
     private func serveLazily(registry: TypeRegistry) async throws {
         let serving = LazyServing(verbose: verbose, pasteOnce: pasteOnce)
-        let items = marked(try input.lazyItems(registry: registry, serving: serving))
-        let expiry = expiry
-        let pasteboardName = options.pasteboard
-        try await options.withPasteboard { pasteboard in
-            let changeCount = try await pasteboard.setItems(items, expiringAfter: expiry)
-            let connection = pasteboard.connection
-            // Ends when the items leave the pasteboard, after the first delivery with --paste-once
-            // (which clears them), or on SIGINT/SIGTERM (then withConnection hands the data over).
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await connection.waitUntilPromisesReleased() }
-                group.addTask { _ = await Signals.next() }
-                if pasteOnce {
-                    group.addTask {
-                        await serving.firstDelivery()
-                        _ = try? await Pasteboard(name: pasteboardName, connection: connection).clear(ifChangeCount: changeCount)
-                        await connection.waitUntilPromisesReleased()
-                    }
-                }
-                await group.next()
-                group.cancelAll()
+        var source = LiveSource(items: marked(try input.lazyItems(registry: registry, serving: serving)),
+                                pasteboard: options.pasteboard, clientName: "pb")
+        source.expiry = expiry
+        let pasteOnce = pasteOnce
+        // Ends when the items leave the pasteboard, after the first delivery with --paste-once
+        // (which clears them), or on SIGINT/SIGTERM (then the daemon takes what fits of the data).
+        // A lost daemon is waited for: pb reconnects and puts its items back.
+        _ = try await source.run(until: { _ = await Signals.next() }, onEvent: { event in
+            switch event {
+            case .copied(_, reconnected: true):
+                Output.printError("pb: reconnected to pasteboardd; the items are on the pasteboard again")
+            case .connectionLost(let reason):
+                Output.printError("pb: lost pasteboardd (\(reason)); reconnecting")
+            case .copied, .retrying:
+                break
             }
-        }
+        }, whileConnected: { pasteboard, changeCount in
+            guard pasteOnce else { return }
+            await serving.firstDelivery()
+            _ = try? await pasteboard.clear(ifChangeCount: changeCount)
+        })
     }
 }

@@ -1,0 +1,75 @@
+import Logging
+import NIOCore
+import PasteboardProtocol
+import Synchronization
+
+/// Closes a connection that takes too long to say `hello`, or that stays idle too long: no frame
+/// received, no request in flight and no promise on any pasteboard. The client hears why
+/// (`limit-reached` on request id 0) before the connection closes; no other client notices.
+final class ConnectionWatchdog: Sendable {
+    private struct State {
+        var lastActivity: ContinuousClock.Instant
+        var handshaken = false
+        var source: SourceConnection?
+    }
+
+    private let state: Mutex<State>
+    private let started: ContinuousClock.Instant
+    private let handshakeTimeout: Double?
+    private let idleTimeout: Double?
+
+    /// Watches a connection accepted now, with the configuration's timeouts (nil: no limit).
+    init(handshakeTimeout: Double?, idleTimeout: Double?) {
+        let now = ContinuousClock.now
+        started = now
+        state = Mutex(State(lastActivity: now))
+        self.handshakeTimeout = handshakeTimeout
+        self.idleTimeout = idleTimeout
+    }
+
+    /// A frame arrived.
+    func noteActivity() {
+        state.withLock { $0.lastActivity = .now }
+    }
+
+    /// The handshake completed: from now on only the idle timeout applies, and the client as a
+    /// `source` is busy while it has promises on a pasteboard.
+    func noteHandshake(source: SourceConnection) {
+        state.withLock {
+            $0.handshaken = true
+            $0.source = source
+            $0.lastActivity = .now
+        }
+    }
+
+    /// Waits for a deadline to pass and returns the error to close the connection with; returns
+    /// nil when the task is cancelled (the connection ended) or no limit applies.
+    /// `isBusy` says whether the connection (as the source given at the handshake) has work in
+    /// flight, which keeps it from being idle.
+    func expiry(isBusy: @Sendable (SourceConnection) async -> Bool) async -> ProtocolError? {
+        while !Task.isCancelled {
+            let (source, lastActivity) = state.withLock { ($0.source, $0.lastActivity) }
+            guard let source else {
+                guard let handshakeTimeout else {
+                    // No limit on the handshake: wait for it, then watch for idleness.
+                    guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return nil }
+                    continue
+                }
+                guard (try? await Task.sleep(until: started + .seconds(handshakeTimeout))) != nil else { return nil }
+                if !state.withLock({ $0.handshaken }) {
+                    return ProtocolError(.limitReached, "no hello within \(handshakeTimeout.secondsPhrase) (pasteboardd --handshake-timeout)")
+                }
+                continue
+            }
+            guard let idleTimeout else { return nil }
+            guard (try? await Task.sleep(until: lastActivity + .seconds(idleTimeout))) != nil else { return nil }
+            guard state.withLock({ $0.lastActivity == lastActivity }) else { continue }
+            if await isBusy(source) {
+                noteActivity()
+                continue
+            }
+            return ProtocolError(.limitReached, "idle for \(idleTimeout.secondsPhrase); closing the connection (pasteboardd --idle-timeout)")
+        }
+        return nil
+    }
+}
