@@ -45,7 +45,8 @@ public struct LiveSource: Sendable {
             self.maximum = maximum
         }
 
-        func delay(afterFailures failures: Int) -> Duration {
+        /// The delay before the next attempt after `failures` failed ones in a row (at least 1).
+        public func delay(afterFailures failures: Int) -> Duration {
             var delay = initial
             for _ in 1..<max(failures, 1) where delay < maximum { delay = delay * 2 }
             return min(delay, maximum)
@@ -191,7 +192,7 @@ public struct LiveSource: Sendable {
 
 extension PasteboardError {
     /// True for failures a later attempt may not meet: the daemon unreachable or the connection lost.
-    var isTransient: Bool {
+    public var isTransient: Bool {
         switch self {
         case .daemonUnreachable, .connectionLost: true
         default: false

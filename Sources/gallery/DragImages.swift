@@ -71,15 +71,16 @@ struct DragImages: AsyncParsableCommand {
         let items = try images.map { try Self.item(for: $0, in: gallery) }
         let context = GalleryDragContext(file: gallery.path, ids: images.map(\.id))
         let (operations, verbose, timeout, restricted) = (try DragFollowing.operations(allow), verbose, timeout, restricted)
-        let end = try await options.withConnection { connection in
-            let session = try await DragSession.begin(
+        let count = items.count
+        let end = try await DragFollowing.liftAndFollow(tool: "gallery", verbose: verbose) { body in
+            try await options.withConnection(body)
+        } lift: { connection in
+            try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted, localContext: context.text,
                 timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
             )
-            let count = items.count
-            return try await DragFollowing.followToEnd(
-                session, tool: "gallery", lifted: "drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted", verbose: verbose
-            )
+        } lifted: { session in
+            "drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted"
         }
         if case .finished(.move, _, let destinationContext) = end, destinationContext != gallery.path {
             do {

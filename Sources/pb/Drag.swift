@@ -16,7 +16,10 @@ struct Drag: AsyncParsableCommand {
             'cancelled' or 'failed' (exit 1). pb never deletes FILE after a move: the shell \
             decides what a move means: [ "$(pb drag --allow copy,move a.png)" = move ] && rm a.png.
 
-            SIGINT or SIGTERM abandons the session: it ends cancelled.
+            SIGINT or SIGTERM abandons the session: it ends cancelled. When pasteboardd goes away \
+            before anyone dropped the session, pb reconnects (starting it if needed) and lifts the \
+            items again in a new session, whose id it prints; a session already dropped, or one \
+            joined with --add, ends failed.
             """
     )
 
@@ -56,21 +59,17 @@ struct Drag: AsyncParsableCommand {
             ? try input.lazyItems(registry: registry, serving: serving)
             : try input.eagerItems(registry: registry)
         let operations = try DragFollowing.operations(allow)
-        let end = try await PasteboardConnection.withConnection(clientName: "pb") { connection in
-            let session = if let add {
-                try await DragSession.add(items, to: add, on: connection)
-            } else {
-                try await DragSession.begin(
-                    with: items, allowing: operations, restrictedToApp: restricted,
-                    timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
-                )
-            }
-            let count = items.count
-            return try await DragFollowing.followToEnd(
-                session, tool: "pb",
-                lifted: "drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'",
-                verbose: verbose
+        let (add, restricted, timeout, count) = (add, restricted, timeout, items.count)
+        let end = try await DragFollowing.liftAndFollow(tool: "pb", verbose: verbose, retry: add == nil) { body in
+            try await PasteboardConnection.withConnection(clientName: "pb", body)
+        } lift: { connection in
+            if let add { return try await DragSession.add(items, to: add, on: connection) }
+            return try await DragSession.begin(
+                with: items, allowing: operations, restrictedToApp: restricted,
+                timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
             )
+        } lifted: { session in
+            "drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'"
         }
         try DragFollowing.report(end)
     }

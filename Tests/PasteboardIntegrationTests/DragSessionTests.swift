@@ -203,3 +203,38 @@ final class DragSessionLifetimeTests: DragDropTestCase {
         XCTAssertEqual(files(in: "a.images").count, 1)
     }
 }
+
+/// A drag source outlives the daemon: a session nobody dropped yet is lifted again after a restart.
+final class DragReconnectTests: DragDropTestCase {
+    func testAPBDragIsLiftedAgainInANewSessionAfterTheDaemonRestarts() throws {
+        let file = sandbox.path("dragged.txt")
+        try Data("dragged across a restart".utf8).write(to: URL(fileURLWithPath: file))
+        let (source, _) = try startPBDrag(file)
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox)
+        XCTAssertNotNil(source.waitForLine(timeout: 15) { $0.contains("lifted again") }, "\(source.stderrLines)")
+        XCTAssertEqual(source.stderrLines.filter { $0.contains("drag session ") }.count, 2, "a new session: \(source.stderrLines)")
+        let drop = try pbOK("drop", "-t", "text")
+        XCTAssertEqual(drop.stdoutText, "dragged across a restart")
+        let (status, stdout) = try outcome(of: source)
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(stdout, "copy")
+    }
+
+    func testADragAlreadyDroppedFailsWhenTheDaemonDies() throws {
+        let file = sandbox.path("big.bin")
+        try Data(count: 1 << 20).write(to: URL(fileURLWithPath: file))
+        let (source, session) = try startPBDrag(file)
+        // A raw destination drops the session and never loads: the drop is in flight.
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        defer { client.close() }
+        XCTAssertEqual(try client.hello().op, "welcome")
+        try client.sendMessage(["op": "drop", "session": session, "operation": "copy"], requestID: 1)
+        XCTAssertEqual(try client.receive()?.op, "session", "the drop is accepted")
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox)
+        let (status, stdout) = try outcome(of: source)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(stdout, "failed", "\(source.stderrLines)")
+    }
+}
