@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "pb", targets: ["pb"]),
         .executable(name: "pasteboardd", targets: ["pasteboardd"]),
         .executable(name: "gallery", targets: ["gallery"]),
+        .executable(name: "pasteboard-bench", targets: ["pasteboard-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -92,6 +93,15 @@ let package = Package(
                 "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            linkerSettings: staticStdlib
+        ),
+        // Measurements against a daemon it starts: soak (load, memory, idle connections).
+        .executableTarget(
+            name: "pasteboard-bench",
+            dependencies: [
+                "Pasteboard", "PasteboardTypes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib
         ),

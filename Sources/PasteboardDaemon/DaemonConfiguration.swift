@@ -13,7 +13,7 @@ public struct DaemonConfiguration: Sendable {
     /// The most items one pasteboard may hold.
     public var maxItemsPerPasteboard: Int = 10_000
     /// The most connections served at once; one more is refused with `limit-reached`.
-    public var maxConnections: Int = 1024
+    public var maxConnections: Int = 4096
     /// The most loads (`read` requests) one connection may have in flight at once.
     public var maxLoadsPerConnection: Int = 16
     /// Seconds a new connection has to send its `hello`; nil for no limit.

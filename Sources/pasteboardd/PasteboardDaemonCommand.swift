@@ -49,7 +49,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     var maxItems: Int = 10_000
 
     @Option(name: .long, help: ArgumentHelp("Most client connections served at once; more are refused with limit-reached.", valueName: "count"))
-    var maxConnections: Int = 1024
+    var maxConnections: Int = 4096
 
     @Option(name: .long, help: ArgumentHelp("Most loads (reads) one connection may have in flight at once.", valueName: "count"))
     var maxLoadsPerConnection: Int = 16
