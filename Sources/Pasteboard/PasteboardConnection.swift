@@ -51,6 +51,10 @@ public final class PasteboardConnection: Sendable {
     /// belongs to (default: `clientName`): restricted drag sessions and local contexts are
     /// shared only between connections of one application.
     ///
+    /// The daemon closes a connection that stays idle (no request in flight, no promise on a
+    /// pasteboard) past its idle timeout, ten minutes by default: hold one only while working,
+    /// or use `LiveSource` to keep items on a pasteboard across a daemon restart.
+    ///
     /// While the connection is open it serves the promised representations its `setItems`
     /// registered. When `body` returns and some are still on a pasteboard, the connection first
     /// relinquishes them: the daemon captures their data within its budget before the close.

@@ -39,7 +39,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case noSuchSession = "no-such-session"
     /// The daemon could not store the data durably (a full disk, a write error); nothing changed.
     case storageFailed = "storage-failed"
-    /// A `write` or `clear` with `ifChangeCount` found the pasteboard changed since; nothing was written.
+    /// A `write` with `ifChangeCount` found the pasteboard changed since; nothing was written.
     case conflict = "conflict"
     /// A configured limit of the daemon was reached (connections, loads in flight on one
     /// connection, time to finish the handshake, time idle); the message names the limit.

@@ -37,6 +37,10 @@ struct Soak: AsyncParsableCommand {
         guard clients > 0, idle >= 0, duration > 0, warmUp >= 0, maxSize > 0 else {
             throw ValidationError("--clients, --duration and --max-size must be positive; --idle and --warm-up 0 or more")
         }
+        // The daemon runs with its defaults, so idle connections would meet its idle timeout.
+        guard warmUp + duration < 590 else {
+            throw ValidationError("--warm-up plus --duration must stay under the daemon's 600-second idle timeout")
+        }
     }
 
     func run() async throws {

@@ -45,7 +45,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Largest frame accepted, in bytes (65536 to 1048576).", valueName: "bytes"))
     var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
 
-    @Option(name: .long, help: ArgumentHelp("Most items one pasteboard or drag session may hold.", valueName: "count"))
+    @Option(name: .long, help: ArgumentHelp("Most items one write, drag or add request may carry (so, most items on one pasteboard).", valueName: "count"))
     var maxItems: Int = 10_000
 
     @Option(name: .long, help: ArgumentHelp("Most client connections served at once; more are refused with limit-reached.", valueName: "count"))

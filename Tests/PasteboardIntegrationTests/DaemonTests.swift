@@ -12,6 +12,24 @@ final class DaemonTests: IntegrationTestCase {
         XCTAssertEqual(info.st_mode & 0o777, 0o600, "socket mode")
     }
 
+    func testTheDaemonRefusesASocketDirectoryOthersCanWriteOrOwn() throws {
+        let directory = sandbox.path("shared-run")
+        XCTAssertEqual(mkdir(directory, 0o700), 0)
+        chmod(directory, 0o770)
+        let socket = directory + "/pasteboardd.sock"
+        let loose = try runTool("pasteboardd", ["--socket", socket], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(loose.status, 1)
+        XCTAssertTrue(loose.stderr.contains("writable by group or others (mode 770)"), loose.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: socket), "nothing listens there")
+
+        guard getuid() == 0 else { throw XCTSkip("needs root to give the directory to another uid") }
+        chmod(directory, 0o700)
+        XCTAssertEqual(chown(directory, 65534, 65534), 0)
+        let foreign = try runTool("pasteboardd", ["--socket", socket], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(foreign.status, 1)
+        XCTAssertTrue(foreign.stderr.contains("owned by uid 65534"), foreign.stderr)
+    }
+
     func testASecondDaemonRefusesAndLeavesTheFirstAlone() throws {
         try pbOK("copy", stdin: Data("kept".utf8))
         let second = try runTool("pasteboardd", [], environment: sandbox.environment(), in: sandbox)
