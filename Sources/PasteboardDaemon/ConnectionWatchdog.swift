@@ -17,6 +17,8 @@ final class ConnectionWatchdog: Sendable {
     private let started: ContinuousClock.Instant
     private let handshakeTimeout: Double?
     private let idleTimeout: Double?
+    /// Finished when the handshake completes, waking the wait for it.
+    private let handshake = AsyncStream.makeStream(of: Never.self)
 
     /// Watches a connection accepted now, with the configuration's timeouts (nil: no limit).
     init(handshakeTimeout: Double?, idleTimeout: Double?) {
@@ -40,6 +42,7 @@ final class ConnectionWatchdog: Sendable {
             $0.source = source
             $0.lastActivity = .now
         }
+        handshake.continuation.finish()
     }
 
     /// Waits for a deadline to pass and returns the error to close the connection with; returns
@@ -50,13 +53,17 @@ final class ConnectionWatchdog: Sendable {
         while !Task.isCancelled {
             let (source, lastActivity) = state.withLock { ($0.source, $0.lastActivity) }
             guard let source else {
-                guard let handshakeTimeout else {
-                    // No limit on the handshake: wait for it, then watch for idleness.
-                    guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return nil }
-                    continue
+                // Wait for the handshake (up to its limit, if any), then watch for idleness.
+                let deadline = handshakeTimeout.map { started + .seconds($0) }
+                let handshake = handshake.stream
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { for await _ in handshake {} }
+                    if let deadline { group.addTask { try? await Task.sleep(until: deadline) } }
+                    await group.next()
+                    group.cancelAll()
                 }
-                guard (try? await Task.sleep(until: started + .seconds(handshakeTimeout))) != nil else { return nil }
-                if !state.withLock({ $0.handshaken }) {
+                if Task.isCancelled { return nil }
+                if let handshakeTimeout, !state.withLock({ $0.handshaken }) {
                     return ProtocolError(.limitReached, "no hello within \(handshakeTimeout.secondsPhrase) (pasteboardd --handshake-timeout)")
                 }
                 continue
