@@ -105,10 +105,17 @@ let package = Package(
             ],
             linkerSettings: staticStdlib
         ),
-        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes"]),
+        // Fuzz targets: the frame decoder, the message decoder and the declaration parser, with their invariants.
+        .target(
+            name: "PasteboardFuzzing",
+            dependencies: ["PasteboardProtocol", "PasteboardTypes", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        // The libFuzzer binary (built with --sanitize fuzzer -Xswiftc -DFUZZING), else a replayer of inputs.
+        .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing"]),
+        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardFuzzing"]),
         .testTarget(
             name: "PasteboardProtocolTests",
-            dependencies: ["PasteboardProtocol", "PasteboardTypes", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["PasteboardProtocol", "PasteboardTypes", "PasteboardFuzzing", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),

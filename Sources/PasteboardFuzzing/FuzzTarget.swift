@@ -1,0 +1,35 @@
+/// The decoders `pasteboard-fuzz` drives, each with the invariants it must keep on any input.
+///
+/// `run(_:)` feeds arbitrary bytes to one decoder and checks what it returns. Decoders may reject
+/// input (that is their job); they must never trap, and what they accept must survive a round trip.
+/// A broken invariant stops the process with `fatalError`, which libFuzzer reports as a crash.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `FrameCodec.decode(from:maxFrameLength:)` on a byte stream.
+    case frames
+    /// `MessageCodec.decode(_:)` on a message frame's payload.
+    case messages
+    /// `TypeRegistry.parseDeclarationFile(_:source:)` on a declaration file, then adding the result to the built-ins.
+    case declarations
+
+    /// Runs `input` through the target's decoder, checks its invariants, and returns a one-line
+    /// summary of what the decoder made of it (for the replayer).
+    @discardableResult
+    public func run(_ input: UnsafeRawBufferPointer) -> String {
+        switch self {
+        case .frames: FrameFuzzing.run(input)
+        case .messages: MessageFuzzing.run(input)
+        case .declarations: DeclarationFuzzing.run(input)
+        }
+    }
+
+    /// `run(_:)` on an array of bytes, e.g. a file's contents.
+    @discardableResult
+    public func run(_ input: [UInt8]) -> String {
+        input.withUnsafeBytes { run($0) }
+    }
+}
+
+/// Stops the process because `target` broke an invariant; libFuzzer saves the input as a crash.
+func invariantViolated(_ target: FuzzTarget, _ message: String) -> Never {
+    fatalError("\(target.rawValue): invariant violated: \(message)")
+}
