@@ -4,14 +4,6 @@ import XCTest
 /// Integration tests of drag sessions: a real daemon, real `gallery` and `pb` processes, and
 /// gallery files in the sandbox.
 class DragDropTestCase: IntegrationTestCase {
-    private var background: [ToolProcess] = []
-
-    override func tearDown() {
-        for tool in background { tool.stop() }
-        background = []
-        super.tearDown()
-    }
-
     /// Runs `gallery` on the gallery file `file` (in the sandbox).
     @discardableResult
     func gallery(_ arguments: String..., file: String = "a.json") throws -> ProcessResult {
@@ -24,13 +16,6 @@ class DragDropTestCase: IntegrationTestCase {
         let result = try runTool("gallery", arguments + ["--file", sandbox.path(file)], environment: sandbox.environment(), in: sandbox)
         XCTAssertEqual(result.status, 0, "gallery \(arguments.joined(separator: " ")): \(result.stderr)", line: line)
         return result
-    }
-
-    /// Starts `tool` in the background (stopped at tearDown).
-    func start(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolProcess {
-        let process = try ToolProcess(tool, arguments, environment: environment ?? sandbox.environment(), in: sandbox)
-        background.append(process)
-        return process
     }
 
     /// Starts `gallery drag` on `file`.

@@ -5,39 +5,12 @@ import XCTest
 /// kill -9 of any party mid-transfer: the others learn of it with a clear error, nothing half
 /// done becomes visible, and the daemon gives back what it held for the transfer.
 final class FaultTests: IntegrationTestCase {
-    private var background: [ToolProcess] = []
-
-    override func tearDown() {
-        for tool in background { tool.stop() }
-        super.tearDown()
-    }
-
-    private func start(_ arguments: String...) throws -> ToolProcess {
-        let tool = try ToolProcess("pb", arguments, environment: sandbox.environment(), in: sandbox)
-        background.append(tool)
-        return tool
-    }
-
-    private func file(_ name: String, size: Int) throws -> String {
-        let path = sandbox.path(name)
-        var data = Data(count: size)
-        data.withUnsafeMutableBytes { raw in
-            var state: UInt64 = 0x2545_F491_4F6C_DD1D
-            for index in raw.bindMemory(to: UInt64.self).indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                raw.bindMemory(to: UInt64.self)[index] = state
-            }
-        }
-        try data.write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     func testADaemonKilledMidCopyFailsTheCopyAndShowsNoHalfItemAfterRestart() throws {
         try pbOK("copy", stdin: Data("before".utf8))
         let before = try changeCount()
-        let big = try file("big.bin", size: 240 << 20)
+        let big = try randomFile("big.bin", size: 240 << 20)
         let baseline = try residentBytes(of: daemon.process.processIdentifier)
-        let copy = try start("copy", big)
+        let copy = try startPB("copy", big)
         // Kill the daemon once part of the data has arrived.
         let deadline = Date().addingTimeInterval(30)
         while (try residentBytes(of: daemon.process.processIdentifier)) - baseline < 32 << 20, Date() < deadline, copy.process.isRunning {
@@ -56,15 +29,15 @@ final class FaultTests: IntegrationTestCase {
     }
 
     func testADestinationKilledMidLoadCancelsTheSourceHandlerAndTheDaemonLetsGoOfTheTransfer() throws {
-        let source = try file("served.bin", size: 256 << 20)
-        let copier = try start("copy", "--lazy", "--verbose", source)
+        let source = try randomFile("served.bin", size: 256 << 20)
+        let copier = try startPB("copy", "--lazy", "--verbose", source)
         let deadline = Date().addingTimeInterval(20)
         while ((try? listing()["items"] as? [Any])?.count ?? 0) == 0, Date() < deadline { usleep(10_000) }
         let pid = daemon.process.processIdentifier
         var settled: [Int] = []
         for round in 1...4 {
             let output = sandbox.path("killed-\(round).bin")
-            let paste = try start("paste", "--progress", "-o", output)
+            let paste = try startPB("paste", "--progress", "-o", output)
             XCTAssertNotNil(paste.waitForLine { $0.hasPrefix("progress ") }, "load \(round) started")
             paste.signal(SIGKILL)
             _ = paste.waitForExit()

@@ -5,6 +5,7 @@ import XCTest
 class IntegrationTestCase: XCTestCase {
     var sandbox: Sandbox!
     var daemon: DaemonProcess!
+    private var background: [ToolProcess] = []
 
     override func setUpWithError() throws {
         sandbox = try Sandbox()
@@ -12,8 +13,39 @@ class IntegrationTestCase: XCTestCase {
     }
 
     override func tearDown() {
+        for tool in background { tool.stop() }
+        background = []
         daemon?.stop()
         sandbox?.remove()
+    }
+
+    /// Starts `tool` in the background against this test's daemon (killed at tearDown).
+    func start(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolProcess {
+        let process = try ToolProcess(tool, arguments, environment: environment ?? sandbox.environment(), in: sandbox)
+        background.append(process)
+        return process
+    }
+
+    /// Starts `pb` in the background (killed at tearDown).
+    func startPB(_ arguments: String...) throws -> ToolProcess {
+        try start("pb", arguments)
+    }
+
+    /// A file in the sandbox of `size` pseudo-random bytes (a cheap generator whose content does
+    /// not repeat in pages); returns its path.
+    func randomFile(_ name: String, size: Int) throws -> String {
+        let path = sandbox.path(name)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(size)
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt64.self)
+            for index in words.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                words[index] = state
+            }
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     /// Runs `pb` against this test's daemon.

@@ -3,35 +3,6 @@ import XCTest
 
 /// `pb copy --lazy` as a live source, `pb paste` as the destination, a real daemon between.
 final class LazyTransferTests: IntegrationTestCase {
-    private var background: [ToolProcess] = []
-
-    override func tearDown() {
-        for tool in background { tool.stop() }
-        super.tearDown()
-    }
-
-    private func start(_ arguments: String...) throws -> ToolProcess {
-        let tool = try ToolProcess("pb", arguments, environment: sandbox.environment(), in: sandbox)
-        background.append(tool)
-        return tool
-    }
-
-    /// A file of `size` pseudo-random bytes (a cheap generator: content must not repeat in pages).
-    private func randomFile(_ name: String, size: Int) throws -> String {
-        let path = sandbox.path(name)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(size)
-        var data = Data(count: size)
-        data.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: UInt64.self)
-            for index in words.indices {
-                state = state &* 6364136223846793005 &+ 1442695040888963407
-                words[index] = state
-            }
-        }
-        try data.write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     /// Waits until the lazy source's items are on the pasteboard.
     private func waitForLazyItems(count: Int = 1) throws {
         let deadline = Date().addingTimeInterval(20)
@@ -56,7 +27,7 @@ final class LazyTransferTests: IntegrationTestCase {
     func testLazy256MiBFileArrivesByteExactWithMonotonicProgressEndingAtTheTotal() throws {
         let size = 256 << 20
         let source = try randomFile("big.bin", size: size)
-        let copier = try start("copy", "--lazy", source)
+        let copier = try startPB("copy", "--lazy", source)
         try waitForLazyItems()
         let output = sandbox.path("out.bin")
         let paste = try pbOK("paste", "--progress", "-o", output)
@@ -75,7 +46,7 @@ final class LazyTransferTests: IntegrationTestCase {
 
     func testTheLazySourceExitsZeroWhenItsItemsAreReplaced() throws {
         let source = try randomFile("a.bin", size: 1000)
-        let copier = try start("copy", "--lazy", source)
+        let copier = try startPB("copy", "--lazy", source)
         try waitForLazyItems()
         try pbOK("copy", stdin: Data("newer".utf8))
         XCTAssertEqual(copier.waitForExit(), 0)
@@ -84,7 +55,7 @@ final class LazyTransferTests: IntegrationTestCase {
 
     func testPasteOnceServesOneLoadThenClearsThePasteboard() throws {
         let source = try randomFile("once.bin", size: 100_000)
-        let copier = try start("copy", "--lazy", "--paste-once", source)
+        let copier = try startPB("copy", "--lazy", "--paste-once", source)
         try waitForLazyItems()
         let first = try pbOK("paste")
         XCTAssertEqual(first.stdout, try Data(contentsOf: URL(fileURLWithPath: source)))
@@ -96,10 +67,10 @@ final class LazyTransferTests: IntegrationTestCase {
     func testConcurrentDestinationsBothGetTheExactBytes() throws {
         let size = 24 << 20
         let source = try randomFile("shared.bin", size: size)
-        _ = try start("copy", "--lazy", source)
+        _ = try startPB("copy", "--lazy", source)
         try waitForLazyItems()
         let outputs = [sandbox.path("one.bin"), sandbox.path("two.bin")]
-        let pastes = try outputs.map { try start("paste", "-o", $0) }
+        let pastes = try outputs.map { try startPB("paste", "-o", $0) }
         for paste in pastes { XCTAssertEqual(paste.waitForExit(), 0, paste.stderrLines.joined(separator: "\n")) }
         for output in outputs {
             XCTAssertEqual(try runTool("/usr/bin/cmp", [source, output], environment: sandbox.environment(), in: sandbox).status, 0,
@@ -109,10 +80,10 @@ final class LazyTransferTests: IntegrationTestCase {
 
     func testASourceKilledMidTransferFailsTheDestinationWithoutPartialOutput() throws {
         let source = try randomFile("doomed.bin", size: 256 << 20)
-        let copier = try start("copy", "--lazy", source)
+        let copier = try startPB("copy", "--lazy", source)
         try waitForLazyItems()
         let output = sandbox.path("partial.bin")
-        let paste = try start("paste", "--progress", "-o", output)
+        let paste = try startPB("paste", "--progress", "-o", output)
         XCTAssertNotNil(paste.waitForLine { $0.hasPrefix("progress ") }, "the load started")
         paste.signal(SIGSTOP)  // the destination stops reading: the transfer stalls under flow control
         copier.signal(SIGKILL)
@@ -135,10 +106,10 @@ final class LazyTransferTests: IntegrationTestCase {
 
     func testInterruptingTheDestinationCancelsTheSourceHandler() throws {
         let source = try randomFile("cancel.bin", size: 128 << 20)
-        let copier = try start("copy", "--lazy", "--verbose", source)
+        let copier = try startPB("copy", "--lazy", "--verbose", source)
         try waitForLazyItems()
         let output = sandbox.path("cancelled.bin")
-        let paste = try start("paste", "--progress", "-o", output)
+        let paste = try startPB("paste", "--progress", "-o", output)
         XCTAssertNotNil(paste.waitForLine { $0.hasPrefix("progress ") }, "the load started")
         paste.signal(SIGSTOP)
         paste.signal(SIGINT)

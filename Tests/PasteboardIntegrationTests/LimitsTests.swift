@@ -87,12 +87,10 @@ final class LimitsTests: IntegrationTestCase {
     func testAnIdleConnectionIsClosedButWatchersAndLiveSourcesAreNotIdle() throws {
         try restart("--idle-timeout", "0.5")
         let idle = try client()
-        let watcher = try ToolProcess("pb", ["watch"], environment: sandbox.environment(), in: sandbox)
-        defer { watcher.stop() }
+        let watcher = try startPB("watch")
         let file = sandbox.path("lazy.txt")
         try Data("lazy".utf8).write(to: URL(fileURLWithPath: file))
-        let source = try ToolProcess("pb", ["copy", "--lazy", "-p", "lazy", file], environment: sandbox.environment(), in: sandbox)
-        defer { source.stop() }
+        let source = try startPB("copy", "--lazy", "-p", "lazy", file)
 
         let reply = try XCTUnwrap(try idle.receive())
         XCTAssertEqual(reply.json?["code"] as? String, "limit-reached")

@@ -5,19 +5,6 @@ import XCTest
 /// Live sources outlive the daemon: when it restarts (even after kill -9) they reconnect and
 /// put their promised items back, so a paste still gets the data from the live source.
 final class ReconnectTests: IntegrationTestCase {
-    private var background: [ToolProcess] = []
-
-    override func tearDown() {
-        for tool in background { tool.stop() }
-        super.tearDown()
-    }
-
-    private func start(_ arguments: String...) throws -> ToolProcess {
-        let tool = try ToolProcess("pb", arguments, environment: sandbox.environment(), in: sandbox)
-        background.append(tool)
-        return tool
-    }
-
     private func waitForItems(_ pasteboard: String = "general", lazy: Bool) throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -33,7 +20,7 @@ final class ReconnectTests: IntegrationTestCase {
     func testALazyCopyPutsItsItemsBackAfterTheDaemonIsKilledAndRestarted() throws {
         let file = sandbox.path("note.txt")
         try Data("served by the live source".utf8).write(to: URL(fileURLWithPath: file))
-        let copier = try start("copy", "--lazy", "-v", file)
+        let copier = try startPB("copy", "--lazy", "-v", file)
         try waitForItems(lazy: true)
         let before = try changeCount()
 
@@ -56,7 +43,7 @@ final class ReconnectTests: IntegrationTestCase {
         daemon = try DaemonProcess.started(in: sandbox, arguments: ["--memory-only"])
         let file = sandbox.path("kept.txt")
         try Data("still here".utf8).write(to: URL(fileURLWithPath: file))
-        let copier = try start("copy", "--lazy", "-p", "work", file)
+        let copier = try startPB("copy", "--lazy", "-p", "work", file)
         try waitForItems("work", lazy: true)
         daemon.kill9()
         daemon = try DaemonProcess.started(in: sandbox, arguments: ["--memory-only"])
@@ -67,7 +54,7 @@ final class ReconnectTests: IntegrationTestCase {
     func testANewerCopyMadeWhileTheSourceWasAwayIsNeverOverwritten() throws {
         let file = sandbox.path("old.txt")
         try Data("old".utf8).write(to: URL(fileURLWithPath: file))
-        let copier = try start("copy", "--lazy", file)
+        let copier = try startPB("copy", "--lazy", file)
         try waitForItems(lazy: true)
         daemon.kill9()
         daemon = try DaemonProcess.started(in: sandbox)
