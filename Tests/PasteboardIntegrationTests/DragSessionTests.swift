@@ -224,13 +224,15 @@ final class DragReconnectTests: DragDropTestCase {
     func testADragAlreadyDroppedFailsWhenTheDaemonDies() throws {
         let file = sandbox.path("big.bin")
         try Data(count: 1 << 20).write(to: URL(fileURLWithPath: file))
-        let (source, session) = try startPBDrag(file)
+        let (source, session) = try startPBDrag("-v", file)
         // A raw destination drops the session and never loads: the drop is in flight.
         let client = try RawClient(socketPath: sandbox.socketPath)
         defer { client.close() }
         XCTAssertEqual(try client.hello().op, "welcome")
         try client.sendMessage(["op": "drop", "session": session, "operation": "copy"], requestID: 1)
         XCTAssertEqual(try client.receive()?.op, "session", "the drop is accepted")
+        // The source knows only what it heard: wait until it heard of the drop.
+        XCTAssertNotNil(source.waitForLine { $0.contains("dropped by") }, "\(source.stderrLines)")
         daemon.kill9()
         daemon = try DaemonProcess.started(in: sandbox)
         let (status, stdout) = try outcome(of: source)
