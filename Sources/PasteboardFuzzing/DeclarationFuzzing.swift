@@ -21,6 +21,7 @@ enum DeclarationFuzzing {
         var types: [TypeDeclaration]
     }
 
+    /// Checks `input` as a declaration file; returns what parsing and adding made of it.
     static func run(_ input: UnsafeRawBufferPointer) -> String {
         let parsed = TypeRegistry.parseDeclarationFile(Data(input), source: source)
         // The field may be empty: it is an unknown key's name, and `""` is a valid JSON key.

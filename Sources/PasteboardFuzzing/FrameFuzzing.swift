@@ -33,6 +33,7 @@ enum FrameFuzzing {
         var end: End = .needsMoreBytes(pending: 0)
     }
 
+    /// Checks `input` as a stream; returns what it decoded to.
     static func run(_ input: UnsafeRawBufferPointer) -> String {
         let whole = decodeAtOnce(ByteBuffer(bytes: input))
         let trickled = decodeByteByByte(input)
@@ -47,11 +48,11 @@ enum FrameFuzzing {
         var buffer = stream
         var decoded = Decoded()
         while true {
-            guard let frame = decodeChecked(&buffer) else {
+            guard let step = decodeChecked(&buffer) else {
                 decoded.end = .needsMoreBytes(pending: buffer.readableBytes)
                 return decoded
             }
-            switch frame {
+            switch step {
             case .success(let frame): decoded.frames.append(frame)
             case .failure(let error):
                 decoded.end = .failed(error)
@@ -66,8 +67,8 @@ enum FrameFuzzing {
         var decoded = Decoded()
         for byte in input {
             buffer.writeInteger(byte)
-            while let frame = decodeChecked(&buffer) {
-                switch frame {
+            while let step = decodeChecked(&buffer) {
+                switch step {
                 case .success(var frame):
                     // A copy of the payload, so the stream's storage stays unshared and appending stays cheap.
                     frame.payload = ByteBuffer(bytes: frame.payload.readableBytesView)

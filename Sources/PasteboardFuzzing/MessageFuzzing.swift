@@ -11,6 +11,7 @@ enum MessageFuzzing {
     /// The codes `MessageCodec.decode(_:)` may throw.
     static let rejectionCodes: Set<ErrorCode> = [.malformedMessage, .unknownMessage]
 
+    /// Checks `input` as a message payload; returns what it decoded to.
     static func run(_ input: UnsafeRawBufferPointer) -> String {
         let message: Message
         do {
