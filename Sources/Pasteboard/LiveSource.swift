@@ -100,7 +100,7 @@ public struct LiveSource: Sendable {
         onEvent: @escaping @Sendable (Event) -> Void = { _ in },
         whileConnected: @escaping @Sendable (Pasteboard, _ changeCount: Int) async -> Void = { _, _ in }
     ) async throws -> Outcome {
-        let stopRequested = StopLatch()
+        let stopRequested = Latch()
         let stopping = Task {
             await stop()
             stopRequested.open()
@@ -161,7 +161,7 @@ public struct LiveSource: Sendable {
     /// Serves the promises until they are released, the source is asked to stop, or the
     /// connection is lost.
     private func serve(
-        on connection: PasteboardConnection, board: Pasteboard, changeCount: Int, stop: StopLatch,
+        on connection: PasteboardConnection, board: Pasteboard, changeCount: Int, stop: Latch,
         whileConnected: @escaping @Sendable (Pasteboard, Int) async -> Void
     ) async -> Phase {
         await withTaskGroup(of: Phase?.self) { group in

@@ -15,8 +15,10 @@ final class PromiseServer: Sendable {
         var promises: [Int: Promise] = [:]
         var nextPromise = 1
         var tasks: [UInt32: Task<Void, Never>] = [:]
-        var releaseWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter = 0
+        /// Opened when the last promise is released (or the connection closes); a new one
+        /// follows when promises are registered again.
+        var released = Latch()
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -26,6 +28,7 @@ final class PromiseServer: Sendable {
         state.withLock { state in
             let number = state.nextPromise
             state.nextPromise += 1
+            if state.promises.isEmpty, state.released.isOpen, !state.closed { state.released = Latch() }
             state.promises[number] = promise
             return number
         }
@@ -36,43 +39,28 @@ final class PromiseServer: Sendable {
 
     /// The daemon no longer needs these promises.
     func release(_ numbers: [Int]) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let released = state.withLock { state -> Latch? in
             for number in numbers { state.promises[number] = nil }
-            guard state.promises.isEmpty else { return [] }
-            defer { state.releaseWaiters = [:] }
-            return Array(state.releaseWaiters.values)
+            return state.promises.isEmpty ? state.released : nil
         }
-        for waiter in waiters { waiter.resume() }
+        released?.open()
     }
 
     /// Returns once no promise of this connection is on any pasteboard (at once if none is), or
     /// when the task is cancelled.
     func waitUntilReleased() async {
-        let number = state.withLock { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
+        let released = state.withLock { state in
+            state.promises.isEmpty || state.closed ? nil : state.released
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.promises.isEmpty || Task.isCancelled { return true }
-                    state.releaseWaiters[number] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.releaseWaiters.removeValue(forKey: number) }?.resume()
-        }
+        await released?.wait(upTo: nil)
     }
 
     /// Wakes every waiter (the connection is closing).
     func wakeAll() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            defer { state.releaseWaiters = [:] }
-            return Array(state.releaseWaiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
+        state.withLock { state in
+            state.closed = true
+            return state.released
+        }.open()
     }
 
     /// Serves one `produce` on daemon request `id`; `frames` carries the daemon's later frames

@@ -25,20 +25,10 @@ struct ClientConnection: Sendable {
                 let requests = RequestTable()
                 let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout)
                 let watching = Task { [store, logger, channel] in
-                    let expired = await watchdog.expiry { source in
+                    await watchdog.closeOnExpiry(channel.channel, writer: writer, logger: logger) { source in
                         guard requests.isEmpty else { return true }
                         return await !store.promises(ownedBy: source).isEmpty
                     }
-                    guard let expired else { return }
-                    logger.notice("closing connection: \(expired.message)", metadata: ["code": "\(expired.code.rawValue)"])
-                    // The client hears why, unless it is not reading; the connection closes anyway.
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask { try? await writer.send(.error(expired), on: 0) }
-                        group.addTask { try? await Task.sleep(for: .seconds(1)) }
-                        await group.next()
-                        group.cancelAll()
-                    }
-                    try? await channel.channel.close()
                 }
                 defer { watching.cancel() }
                 var frames = inbound.makeAsyncIterator()

@@ -45,6 +45,20 @@ final class ConnectionWatchdog: Sendable {
         handshake.continuation.finish()
     }
 
+    /// Waits for `expiry`, then tells the client why (waiting at most a second: it may not be
+    /// reading) and closes `channel`. Returns without closing when the task is cancelled.
+    func closeOnExpiry(_ channel: any Channel, writer: FrameWriter, logger: Logger, isBusy: @Sendable (SourceConnection) async -> Bool) async {
+        guard let expired = await expiry(isBusy: isBusy) else { return }
+        logger.notice("closing connection: \(expired.message)", metadata: ["code": "\(expired.code.rawValue)"])
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await writer.send(.error(expired), on: 0) }
+            group.addTask { try? await Task.sleep(for: .seconds(1)) }
+            await group.next()
+            group.cancelAll()
+        }
+        try? await channel.close()
+    }
+
     /// Waits for a deadline to pass and returns the error to close the connection with; returns
     /// nil when the task is cancelled (the connection ended) or no limit applies.
     /// `isBusy` says whether the connection (as the source given at the handshake) has work in

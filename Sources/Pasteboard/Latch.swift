@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A one-way signal: once opened it stays open, and every waiter (present or future) goes on.
-final class StopLatch: Sendable {
+/// A live source waits on one for its stop; a connection's promises, for their release.
+final class Latch: Sendable {
     private struct State {
         var isOpen = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
