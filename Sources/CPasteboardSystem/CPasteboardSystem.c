@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 int pasteboard_so_peercred(void) {
@@ -121,4 +122,115 @@ uint32_t pasteboard_crc32(uint32_t crc, const void *bytes, size_t count) {
     }
     while (count--) crc = crc_table[0][(crc ^ *p++) & 0xFF] ^ (crc >> 8);
     return ~crc;
+}
+
+ssize_t pasteboard_send_descriptor(int socket, const void *payload, size_t length, int fd) {
+    struct iovec iov = { .iov_base = (void *)payload, .iov_len = length };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int))]; } control;
+    memset(&control, 0, sizeof(control));
+    struct msghdr message = { 0 };
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof(control.space);
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    ssize_t sent;
+    do {
+        sent = sendmsg(socket, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}
+
+ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity, int *fd, int flags) {
+    struct iovec iov = { .iov_base = payload, .iov_len = capacity };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int) * 4)]; } control;
+    struct msghdr message = { 0 };
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof(control.space);
+    *fd = -1;
+    ssize_t received;
+    do {
+        received = recvmsg(socket, &message, flags | MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) {
+        return -1;
+    }
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+            continue;
+        }
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        int *fds = (int *)CMSG_DATA(header);
+        for (size_t index = 0; index < count; index++) {
+            // One descriptor per message is the protocol; any extra one is closed, not leaked.
+            if (*fd < 0) {
+                *fd = fds[index];
+            } else {
+                close(fds[index]);
+            }
+        }
+    }
+    return received;
+}
+
+int pasteboard_make_pipe(int fds[2], int size) {
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        return -1;
+    }
+    // Best effort: an unprivileged process may grow a pipe up to /proc/sys/fs/pipe-max-size.
+    while (size > 65536 && fcntl(fds[1], F_SETPIPE_SZ, size) < 0) {
+        size /= 2;
+    }
+    return 0;
+}
+
+ssize_t pasteboard_splice(int in, int out, size_t length) {
+    ssize_t moved;
+    do {
+        moved = splice(in, NULL, out, NULL, length, SPLICE_F_MOVE | SPLICE_F_MORE);
+    } while (moved < 0 && errno == EINTR);
+    return moved;
+}
+
+void pasteboard_ignore_sigpipe(void) {
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int pasteboard_unix_socket(const char *path, int backlog) {
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof(address));
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof(address.sun_path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(address.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    int result;
+    if (backlog >= 0) {
+        result = bind(fd, (struct sockaddr *)&address, sizeof(address));
+        if (result == 0) {
+            result = listen(fd, backlog);
+        }
+    } else {
+        do {
+            result = connect(fd, (struct sockaddr *)&address, sizeof(address));
+        } while (result != 0 && errno == EINTR);
+    }
+    if (result != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }

@@ -23,6 +23,7 @@ struct ItemUpload: Sendable {
                 switch representation.content {
                 case .data: break
                 case .promise(let handler, let observer):
+                    _ = connection.handoff  // attached before the daemon may ask for a hand-off
                     let number = connection.promises.register(.init(handler: handler, observer: observer))
                     registered.append(number)
                     info.promise = number

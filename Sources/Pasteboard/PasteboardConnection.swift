@@ -23,6 +23,8 @@ public final class PasteboardConnection: Sendable {
     let promises = PromiseServer()
     private let declaredTypes: [TypeDeclaration]
     private let cachedRegistry = Mutex<TypeRegistry?>(nil)
+    /// The hand-off socket: not tried yet (outer nil), or attached or not possible.
+    private let handoffChannel = Mutex<HandoffChannel??>(nil)
 
     private init(outbound: NIOAsyncChannelOutboundWriter<Frame>, router: FrameRouter, welcome: Welcome, declaredTypes: [TypeDeclaration]) {
         self.outbound = outbound
@@ -41,6 +43,17 @@ public final class PasteboardConnection: Sendable {
             registry = registry.adding(declaredTypes.filter { registry.declaration(for: $0.identifier) != $0 }, source: "declared").registry
             cached = registry
             return registry
+        }
+    }
+
+    /// The hand-off socket over which the daemon passes pipes for direct transfers, attached on
+    /// first use; nil when the daemon offers none or it is not the local daemon's.
+    var handoff: HandoffChannel? {
+        handoffChannel.withLock { channel in
+            if let channel { return channel }
+            let attached = welcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: welcome.pid) }
+            channel = .some(attached)
+            return attached
         }
     }
 

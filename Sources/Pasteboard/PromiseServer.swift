@@ -77,11 +77,33 @@ final class PromiseServer: Sendable {
                 try? await connection.send(.error(ProtocolError(.sourceUnavailable, "this client no longer holds promise \(request.promise)")), on: id)
                 return
             }
-            let writer = RepresentationWriter(request: request, connection: connection, id: id, window: window)
+            let writer: RepresentationWriter
+            do {
+                writer = try Self.writer(for: request, id: id, window: window, observer: promise.observer, connection: connection)
+            } catch {
+                try? await connection.send(.error(ProtocolError(.sourceUnavailable, "cannot take the handed-off pipe: \(error)")), on: id)
+                promise.observer?(.failed("\(error)"))
+                return
+            }
             let outcome = await Self.run(promise, writer: writer, frames: frames, window: window, connection: connection, id: id)
             promise.observer?(outcome)
         }
         state.withLock { $0.tasks[id] = task }
+    }
+
+    /// The writer for a produce: into data frames, or into the pipe the daemon handed over.
+    private static func writer(
+        for request: ProduceRequest, id: UInt32, window: SendWindow,
+        observer: (@Sendable (SourceEvent) -> Void)?, connection: PasteboardConnection
+    ) throws -> RepresentationWriter {
+        guard request.handoff == true else {
+            return RepresentationWriter(request: request, connection: connection, id: id, window: window)
+        }
+        guard let handoff = connection.handoff else { throw PasteboardError.connectionLost("no hand-off socket is attached") }
+        let pipe = HandoffPipeEnd(try handoff.descriptor(for: id))
+        var progress: (@Sendable (LoadProgress) -> Void)?
+        if let observer { progress = { observer(.progress($0)) } }
+        return RepresentationWriter(request: request, connection: connection, id: id, window: window, pipe: pipe, progress: progress)
     }
 
     private enum Step: Sendable {

@@ -25,12 +25,12 @@ struct RepresentationLoader: Sendable {
     let connection: PasteboardConnection
     let target: Target
 
-    private func request(item: Int, accept: [String], openInPlace: Bool) -> ReadRequest {
+    private func request(item: Int, accept: [String], openInPlace: Bool, handoff: Bool) -> ReadRequest {
         switch target {
         case .pasteboard(let name):
-            ReadRequest(pasteboard: name, item: item, accept: accept, openInPlace: openInPlace ? true : nil)
+            ReadRequest(pasteboard: name, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil)
         case .session(let id):
-            ReadRequest(session: id, item: item, accept: accept, openInPlace: openInPlace ? true : nil)
+            ReadRequest(session: id, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil)
         }
     }
 
@@ -43,21 +43,30 @@ struct RepresentationLoader: Sendable {
     /// With `openInPlace`, a file representation the source allows to be opened in place comes
     /// as a path in the header (`header.path`) and no bytes.
     /// Cancelling the task cancels the load at the daemon, which cancels the source's handler.
+    ///
+    /// A live source's bytes may be handed off (see `HandoffChannel`): they then come through a
+    /// pipe from the source, moved into `sink` inside the kernel when one is given (a descriptor
+    /// open for writing; `chunk` is then not called), else passed to `chunk` as usual.
     @discardableResult
     func load(
         item: Int = 0,
         accepting: [TypeIdentifier],
         openInPlace: Bool = false,
+        sink: Int32? = nil,
         progress: (LoadProgress) -> Void = { _ in },
         header: (RepresentationHeader) async throws -> Void = { _ in },
         chunk: (ByteBuffer) async throws -> Void
     ) async throws -> RepresentationHeader {
+        let handoff = connection.handoff
         let (id, frames) = connection.openRequest()
         defer { connection.closeRequest(id) }
-        let request = request(item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace)
+        let request = request(item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace, handoff: handoff != nil)
         try await connection.send(.read(request), on: id)
         var window = ReceiveWindow(window: connection.welcome.window)
         var chosen: RepresentationHeader?
+        /// Bytes that came through a handed-off pipe, and the count the daemon reported for them.
+        var handedOff: Int?
+        var reported: Int?
         do {
             for try await frame in frames {
                 switch frame.kind {
@@ -66,7 +75,15 @@ struct RepresentationLoader: Sendable {
                     case .representation(let value):
                         chosen = value
                         try await header(value)
+                        if value.handoff == true {
+                            guard let handoff else {
+                                throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
+                            }
+                            let pipe = HandoffPipeEnd(try handoff.descriptor(for: id))
+                            handedOff = try await pipe.drain(total: value.size, sink: sink, progress: progress, chunk: chunk)
+                        }
                     case .progress(let report):
+                        reported = report.completed
                         progress(LoadProgress(completed: report.completed, total: report.total))
                     case .error(let error):
                         throw PasteboardError.daemon(error)
@@ -80,7 +97,12 @@ struct RepresentationLoader: Sendable {
                     let bytes = frame.payload.readableBytes
                     try window.receive(bytes)
                     if bytes > 0 { try await chunk(frame.payload) }
-                    if frame.isEnd { return chosen }
+                    if frame.isEnd {
+                        if let handedOff, handedOff != reported {
+                            throw PasteboardError.connectionLost("the source wrote \(reported.map(String.init) ?? "an unknown number of") bytes, but \(handedOff) arrived")
+                        }
+                        return chosen
+                    }
                     if let credit = window.consume(bytes) {
                         try await connection.send(.credit(Credit(bytes: credit)), on: id)
                     }
@@ -134,7 +156,7 @@ struct RepresentationLoader: Sendable {
         var closed = false
         defer { if !closed { close(fd) } }
         do {
-            let header = try await load(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress) { chunk in
+            let header = try await load(item: item, accepting: accepting, openInPlace: openInPlace, sink: fd, progress: progress) { chunk in
                 try FileOutput.write(chunk, to: fd, path: path)
             }
             if let original = header.path {

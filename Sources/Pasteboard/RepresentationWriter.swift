@@ -11,7 +11,10 @@ import Synchronization
 /// What a load handler writes a promised representation's bytes to. Each `write` waits for
 /// the daemon's flow-control credit, so a handler producing faster than the destination reads
 /// is held back instead of filling memory. Throws `CancellationError` once the load is cancelled.
-public final class RepresentationWriter: Sendable {
+///
+/// When the daemon hands the load off, the bytes go into a pipe the destination reads directly
+/// (the pipe's buffer is the window), and `writeFile(at:)` moves the file inside the kernel.
+public final class RepresentationWriter: @unchecked Sendable {
     /// What the daemon asked for: the type, the pasteboard and item, and whether it captures the
     /// data because this process relinquishes its promises.
     public let request: ProduceRequest
@@ -20,13 +23,26 @@ public final class RepresentationWriter: Sendable {
     private let window: SendWindow
     private let written = Atomic<Int>(0)
     private let sizeDeclared = Atomic<Bool>(false)
+    /// The handed-off pipe; nil when the bytes go in data frames. Used by the one handler task
+    /// only (hence `@unchecked Sendable`), and closed by `finish` or when the writer goes away.
+    private let pipe: HandoffPipeEnd?
+    /// Reports the bytes written into a handed-off pipe (the daemon cannot see them).
+    private let progress: (@Sendable (LoadProgress) -> Void)?
+    private let throttle: Mutex<ProgressThrottle>
 
-    init(request: ProduceRequest, connection: PasteboardConnection, id: UInt32, window: SendWindow) {
+    init(request: ProduceRequest, connection: PasteboardConnection, id: UInt32, window: SendWindow,
+         pipe: HandoffPipeEnd? = nil, progress: (@Sendable (LoadProgress) -> Void)? = nil, size: Int? = nil) {
         self.request = request
         self.connection = connection
         self.id = id
         self.window = window
+        self.pipe = pipe
+        self.progress = progress
+        self.throttle = Mutex(ProgressThrottle(total: size))
     }
+
+    /// True when the bytes go straight into a pipe the destination reads.
+    public var isHandedOff: Bool { pipe != nil }
 
     /// The representation's type.
     public var type: TypeIdentifier { TypeIdentifier(rawValue: request.type) }
@@ -38,11 +54,21 @@ public final class RepresentationWriter: Sendable {
     public func declareSize(_ bytes: Int) async throws {
         precondition(bytes >= 0, "a size cannot be negative")
         guard bytesWritten == 0, !sizeDeclared.exchange(true, ordering: .relaxed) else { return }
+        if pipe != nil {
+            throttle.withLock { $0.total = bytes }  // the count goes to the daemon at the end
+            return
+        }
         try await connection.send(.size(SizeDeclaration(bytes: bytes)), on: id)
     }
 
     /// Writes the next chunk.
     public func write(_ chunk: ByteBuffer) async throws {
+        if let pipe {
+            try Task.checkCancellation()
+            try await pipe.write(chunk)
+            count(chunk.readableBytes)
+            return
+        }
         var remaining = chunk
         let limit = connection.chunkLimit
         while remaining.readableBytes > 0 {
@@ -65,6 +91,10 @@ public final class RepresentationWriter: Sendable {
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { try await declareSize(Int(info.st_size)) }
+        if let pipe {
+            try await pipe.splice(from: fd, path: path) { count($0) }
+            return
+        }
         let limit = connection.chunkLimit
         while true {
             var buffer = ByteBufferAllocator().buffer(capacity: limit)
@@ -82,8 +112,23 @@ public final class RepresentationWriter: Sendable {
         }
     }
 
-    /// Ends the stream (the END frame).
+    /// Ends the stream: closes a handed-off pipe and tells the daemon how many bytes went
+    /// into it, then the END frame.
     func finish() async throws {
+        if let pipe {
+            pipe.close()
+            try await connection.send(.size(SizeDeclaration(bytes: bytesWritten)), on: id)
+        }
         try await connection.sendData(ByteBuffer(), on: id, end: true)
+    }
+
+    /// Counts bytes written into a handed-off pipe and reports progress now and then.
+    private func count(_ bytes: Int) {
+        let total = written.add(bytes, ordering: .relaxed).newValue
+        guard let progress else { return }
+        let report = throttle.withLock { throttle in
+            throttle.shouldReport(total) ? throttle.report(total) : nil
+        }
+        if let report { progress(LoadProgress(completed: report.completed, total: report.total)) }
     }
 }

@@ -5,15 +5,28 @@ import NIOCore
 
 /// Writes an output file through a temporary file in the same directory and a rename, so a
 /// failed paste never leaves a partial file (and never clobbers the old one).
+///
+/// A path that names something other than a regular file (`/dev/null`, a FIFO, a terminal)
+/// cannot be replaced by a rename: it is opened and written directly instead.
 public final class AtomicFileWriter {
     public let path: String
-    private let temporaryPath: String
+    /// The temporary file renamed over `path` on commit; nil when writing `path` directly.
+    private let temporaryPath: String?
     private var fd: Int32
     private var committed = false
 
-    /// Creates the temporary file beside `path`.
+    /// Creates the temporary file beside `path`, or opens `path` itself when it exists and is
+    /// not a regular file.
     public init(path: String) throws(CLIError) {
         self.path = path
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+            self.fd = fd
+            self.temporaryPath = nil
+            return
+        }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -25,6 +38,9 @@ public final class AtomicFileWriter {
         fchmod(fd, 0o644 & ~Self.currentUmask())
     }
 
+    /// The descriptor being written (the temporary file, or `path` itself).
+    public var descriptor: Int32 { fd }
+
     /// Appends bytes.
     public func write(_ buffer: ByteBuffer) throws(CLIError) {
         do throws(CLIError) {
@@ -34,8 +50,15 @@ public final class AtomicFileWriter {
         }
     }
 
-    /// Flushes to disk and renames over `path`.
+    /// Flushes to disk and renames over `path` (or, writing `path` directly, closes it).
     public func commit() throws(CLIError) {
+        guard let temporaryPath else {
+            let closed = close(fd)
+            fd = -1
+            guard closed == 0 else { throw .failure("cannot write \(path): \(String(cString: strerror(errno)))") }
+            committed = true
+            return
+        }
         guard fsync(fd) == 0, close(fd) == 0 else {
             let code = errno
             fd = -1
@@ -50,7 +73,7 @@ public final class AtomicFileWriter {
 
     deinit {
         if fd >= 0 { close(fd) }
-        if !committed { unlink(temporaryPath) }
+        if !committed, let temporaryPath { unlink(temporaryPath) }
     }
 
     private static func currentUmask() -> mode_t {

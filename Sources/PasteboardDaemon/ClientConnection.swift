@@ -16,6 +16,8 @@ struct ClientConnection: Sendable {
     let daemonPID: Int32
     /// The client's process id (SO_PEERCRED).
     let peerPID: Int32
+    /// The daemon's hand-off socket, when it offers hand-off.
+    let handoff: HandoffListener?
 
     /// Serves the connection until the client closes it, breaks the protocol, or the task is cancelled.
     func run() async {
@@ -34,11 +36,14 @@ struct ClientConnection: Sendable {
                 var frames = inbound.makeAsyncIterator()
                 do {
                     guard let first = try await frames.next() else { return }
-                    guard let hello = try await handshake(first, writer: writer) else { return }
+                    let endpoint = handoff?.register()
+                    defer { if let endpoint { handoff?.unregister(endpoint) } }
+                    guard let hello = try await handshake(first, writer: writer, handoff: endpoint) else { return }
                     var logger = logger
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
-                    let source = SourceConnection(clientName: hello.client, pid: peerPID, app: hello.app, writer: writer, window: configuration.window)
+                    let source = SourceConnection(
+                        clientName: hello.client, pid: peerPID, app: hello.app, writer: writer, window: configuration.window, handoff: endpoint)
                     watchdog.noteHandshake(source: source)
                     defer { source.disconnect() }
                     do {
@@ -64,7 +69,7 @@ struct ClientConnection: Sendable {
     }
 
     /// Checks the first frame is a compatible `hello` and answers it; nil when the connection must close.
-    private func handshake(_ frame: Frame, writer: FrameWriter) async throws -> Hello? {
+    private func handshake(_ frame: Frame, writer: FrameWriter, handoff endpoint: HandoffEndpoint?) async throws -> Hello? {
         guard frame.kind == .message, frame.requestID == 0, case .hello(let hello) = try frame.decodeMessage() else {
             throw ProtocolError(.handshakeRequired, "the first frame must be a hello message on request id 0")
         }
@@ -76,7 +81,8 @@ struct ClientConnection: Sendable {
         }
         let welcome = Welcome(
             daemon: daemonName, pid: daemonPID,
-            maxFrameLength: configuration.maxFrameLength, window: configuration.window
+            maxFrameLength: configuration.maxFrameLength, window: configuration.window,
+            handoff: endpoint.flatMap { endpoint in handoff?.offer(for: endpoint) }
         )
         try await writer.send(.welcome(welcome), on: 0)
         return hello

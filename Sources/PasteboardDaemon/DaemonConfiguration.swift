@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Sendable {
     public var sessionTimeout: Double?
     /// Where pasteboards are kept durably (`$XDG_STATE_HOME/pasteboard`); nil keeps them in memory only.
     public var stateDirectory: String?
+    /// Whether to offer descriptor hand-off (`<socket>.handoff`): local loads from a live source
+    /// then run through a pipe between source and destination instead of through the daemon.
+    public var handoff = true
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?
 

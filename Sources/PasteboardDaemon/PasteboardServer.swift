@@ -62,8 +62,10 @@ public final class PasteboardServer: Service, Sendable {
         }
         umask(previousMask)
         chmod(path, 0o600)
-        logger.info("listening", metadata: ["socket": "\(path)", "pid": "\(getpid())"])
+        let handoff = startHandoff()
+        logger.info("listening", metadata: ["socket": "\(path)", "pid": "\(getpid())", "handoff": "\(handoff?.path ?? "off")"])
         defer {
+            handoff?.stop()
             unlink(path)
             logger.info("stopped", metadata: ["socket": "\(path)"])
         }
@@ -79,7 +81,7 @@ public final class PasteboardServer: Service, Sendable {
                         nextID += 1
                         let id = nextID
                         let channel = connection.take()
-                        group.addTask { await self.serve(channel, id: id) }
+                        group.addTask { await self.serve(channel, id: id, handoff: handoff) }
                     }
                 }
                 group.cancelAll()
@@ -90,7 +92,21 @@ public final class PasteboardServer: Service, Sendable {
         await store.finishAllWatchers()
     }
 
-    private func serve(_ connection: NIOAsyncChannel<Frame, Frame>, id: Int) async {
+    /// The hand-off socket, when the configuration offers hand-off and it can be bound (else
+    /// every load streams through the daemon, which is logged).
+    private func startHandoff() -> HandoffListener? {
+        guard configuration.handoff else { return nil }
+        do {
+            let listener = try HandoffListener(socketPath: configuration.socketPath, logger: logger)
+            listener.start()
+            return listener
+        } catch {
+            logger.warning("hand-off disabled: \(error)")
+            return nil
+        }
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<Frame, Frame>, id: Int, handoff: HandoffListener?) async {
         var logger = logger
         logger[metadataKey: "connection.id"] = "\(id)"
         let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
@@ -118,7 +134,7 @@ public final class PasteboardServer: Service, Sendable {
         }
         await ClientConnection(
             channel: connection, store: store, configuration: configuration, logger: logger,
-            daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID
+            daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID, handoff: handoff
         ).run()
     }
 

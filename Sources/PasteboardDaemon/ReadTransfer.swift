@@ -80,11 +80,12 @@ struct ReadTransfer: Sendable {
             )
         }
         let representation = item.representations[index]
-        func header(size: Int?, path: String? = nil) -> Message {
+        func header(size: Int?, path: String? = nil, handoff: Bool = false) -> Message {
             .representation(RepresentationHeader(
                 changeCount: pasteboard.changeCount, item: request.item, index: index,
                 type: representation.type.rawValue, size: size,
-                mimeType: registry.preferredMIMEType(for: representation.type), path: path
+                mimeType: registry.preferredMIMEType(for: representation.type), path: path,
+                handoff: handoff ? true : nil
             ))
         }
         switch representation.content {
@@ -102,6 +103,10 @@ struct ReadTransfer: Sendable {
             }
             try await streamFile(path) { size in try await writer.send(header(size: size), on: id) }
         case .promise(let promise):
+            let handedOff = try await handOff(promise, type: representation.type, declaredSize: representation.size) { size in
+                try await writer.send(header(size: size, handoff: true), on: id)
+            }
+            if handedOff { return }
             try await relay(promise, type: representation.type, declaredSize: representation.size) { size in
                 try await writer.send(header(size: size), on: id)
             }

@@ -21,24 +21,29 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
     let pid: Int32
     /// The client's application (from `hello`, else its client name).
     let app: String
+    /// The client's hand-off socket, when the daemon offered one (attached or not yet).
+    let handoff: HandoffEndpoint?
     private let writer: FrameWriter
     private let window: Int
     private let state = Mutex(State())
 
-    init(clientName: String, pid: Int32, app: String? = nil, writer: FrameWriter, window: Int) {
+    init(clientName: String, pid: Int32, app: String? = nil, writer: FrameWriter, window: Int, handoff: HandoffEndpoint? = nil) {
         self.clientName = clientName
         self.pid = pid
         self.app = app ?? clientName
         self.writer = writer
         self.window = window
+        self.handoff = handoff
     }
 
     /// "pb (pid 4242)", for error messages.
     public var description: String { "\(clientName) (pid \(pid))" }
 
     /// Asks the source to produce a promised representation; the returned relay yields its bytes.
-    /// Throws `source-unavailable` when the source is gone.
-    func produce(_ request: ProduceRequest) async throws(ProtocolError) -> Relay {
+    /// With `descriptor`, the request is a hand-off: the pipe end goes over the source's hand-off
+    /// socket first, and the relay yields only the source's `size` and END.
+    /// Throws `source-unavailable` when the source is gone or the descriptor cannot be passed.
+    func produce(_ request: ProduceRequest, descriptor: Int32? = nil) async throws(ProtocolError) -> Relay {
         let relay = try state.withLock { state throws(ProtocolError) -> Relay in
             if let reason = state.goneReason { throw ProtocolError(.sourceUnavailable, reason) }
             let id = state.nextID
@@ -46,6 +51,15 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
             let relay = Relay(id: id, window: window)
             state.relays[id] = relay
             return relay
+        }
+        if let descriptor {
+            do throws(ProtocolError) {
+                guard let handoff else { throw ProtocolError(.sourceUnavailable, "\(self) has no hand-off socket") }
+                try handoff.send(descriptor, for: relay.id)
+            } catch {
+                _ = state.withLock { $0.relays.removeValue(forKey: relay.id) }
+                throw error
+            }
         }
         do {
             try await writer.send(.produce(request), on: relay.id)

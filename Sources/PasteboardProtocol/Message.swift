@@ -134,13 +134,32 @@ public struct Welcome: Sendable, Equatable, Codable {
     public var maxFrameLength: Int
     /// The initial flow-control window for every data stream, in both directions.
     public var window: Int
+    /// Where and how this connection may attach a hand-off socket, over which the daemon passes
+    /// pipe descriptors for direct transfers; absent when the daemon offers none.
+    public var handoff: HandoffOffer?
 
-    public init(version: Int = ProtocolVersion.current, daemon: String, pid: Int32, maxFrameLength: Int, window: Int) {
+    public init(version: Int = ProtocolVersion.current, daemon: String, pid: Int32, maxFrameLength: Int, window: Int, handoff: HandoffOffer? = nil) {
         self.version = version
         self.daemon = daemon
         self.pid = pid
         self.maxFrameLength = maxFrameLength
         self.window = window
+        self.handoff = handoff
+    }
+}
+
+/// The daemon's offer of descriptor hand-off (see pasteboard-protocol(7), HAND-OFF): a client
+/// that connects to `path` and writes `token` receives, on that socket, the pipe ends of the
+/// transfers it asks to be handed off.
+public struct HandoffOffer: Sendable, Equatable, Codable {
+    /// The hand-off socket's absolute path.
+    public var path: String
+    /// This connection's secret: 32 lowercase hexadecimal characters.
+    public var token: String
+
+    public init(path: String, token: String) {
+        self.path = path
+        self.token = token
     }
 }
 
@@ -257,13 +276,17 @@ public struct ReadRequest: Sendable, Equatable, Codable {
     public var accept: [String]
     /// The destination takes a path instead of the bytes when the source allows opening in place.
     public var openInPlace: Bool?
+    /// The destination attached a hand-off socket and takes a live source's bytes through a
+    /// pipe handed over it, when the source can write into one.
+    public var handoff: Bool?
 
-    public init(pasteboard: String? = nil, session: Int? = nil, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil) {
+    public init(pasteboard: String? = nil, session: Int? = nil, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil, handoff: Bool? = nil) {
         self.pasteboard = pasteboard
         self.session = session
         self.item = item
         self.accept = accept
         self.openInPlace = openInPlace
+        self.handoff = handoff
     }
 }
 
@@ -284,8 +307,12 @@ public struct RepresentationHeader: Sendable, Equatable, Codable {
     /// Set when the file is opened in place: the destination reads this path; no data frames
     /// carry bytes (only the empty END frame follows).
     public var path: String?
+    /// Set when the bytes come through a pipe handed over the destination's hand-off socket:
+    /// no data frames carry bytes; the final `progress` (the byte count) and the empty END
+    /// frame follow once the source has written everything.
+    public var handoff: Bool?
 
-    public init(changeCount: Int, item: Int, index: Int, type: String, size: Int?, mimeType: String?, path: String? = nil) {
+    public init(changeCount: Int, item: Int, index: Int, type: String, size: Int?, mimeType: String?, path: String? = nil, handoff: Bool? = nil) {
         self.changeCount = changeCount
         self.item = item
         self.index = index
@@ -293,6 +320,7 @@ public struct RepresentationHeader: Sendable, Equatable, Codable {
         self.size = size
         self.mimeType = mimeType
         self.path = path
+        self.handoff = handoff
     }
 }
 
@@ -367,11 +395,16 @@ public struct ProduceRequest: Sendable, Equatable, Codable {
     public var capture: Bool?
     /// The loading process's id, when a destination loads (informational).
     public var destinationPID: Int32?
+    /// Set when the source writes the bytes into the pipe handed over its hand-off socket
+    /// instead of data frames; it then closes the pipe and sends `size` (the bytes written)
+    /// and the empty END frame.
+    public var handoff: Bool?
 
     public init(
         promise: Int, pasteboard: String?, session: Int? = nil, item: Int, type: String,
-        capture: Bool? = nil, destinationPID: Int32? = nil
+        capture: Bool? = nil, destinationPID: Int32? = nil, handoff: Bool? = nil
     ) {
+        self.handoff = handoff
         self.promise = promise
         self.pasteboard = pasteboard
         self.session = session

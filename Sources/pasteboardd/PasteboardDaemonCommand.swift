@@ -33,6 +33,9 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep pasteboards in memory only: nothing is written to disk, and nothing survives a restart.")
     var memoryOnly = false
 
+    @Flag(name: .long, help: "Offer no descriptor hand-off: every load from a live source streams through the daemon.")
+    var noHandoff = false
+
     @Option(name: .long, help: ArgumentHelp("Append logs to this file instead of stderr.", valueName: "path"))
     var logFile: String?
 
@@ -123,6 +126,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         configuration.maxFrameLength = maxFrameLength
         configuration.window = window
+        configuration.handoff = !noHandoff
 
         let server: PasteboardServer
         do {

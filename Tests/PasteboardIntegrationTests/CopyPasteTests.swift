@@ -79,6 +79,19 @@ final class CopyPasteTests: IntegrationTestCase {
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "old", "a failed paste leaves the old file alone")
     }
 
+    func testOutputToAFIFOIsWrittenIntoItNotReplaced() throws {
+        try pbOK("copy", stdin: Data("through the pipe".utf8))
+        let fifo = sandbox.path("fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let reader = try start("/bin/sh", ["-c", "cat \"$0\" > \"$0.out\"", fifo])
+        try pbOK("paste", "-o", fifo)
+        reader.process.waitUntilExit()
+        XCTAssertEqual(try String(contentsOfFile: fifo + ".out", encoding: .utf8), "through the pipe")
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "-o into a FIFO (or /dev/null) writes into it; a rename would replace it with a file")
+    }
+
     func testNamedPasteboardsAreIsolated() throws {
         try pbOK("copy", "-p", "alpha", stdin: Data("A".utf8))
         try pbOK("copy", "-p", "beta", stdin: Data("B".utf8))

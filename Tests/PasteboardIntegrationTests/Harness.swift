@@ -46,7 +46,10 @@ enum Binaries {
         return own.deletingLastPathComponent()
     }()
 
-    static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+    /// One of our executables by name, or any program by absolute path.
+    static func url(_ name: String) -> URL {
+        name.hasPrefix("/") ? URL(fileURLWithPath: name) : directory.appendingPathComponent(name)
+    }
 }
 
 /// Runs `tool` (one of ours by name, or an absolute path) to completion with `stdin` bytes, returning its status and output.
@@ -58,7 +61,7 @@ func runTool(_ tool: String, _ arguments: [String], stdin: Data = Data(), enviro
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     defer { for path in [inPath, outPath, errPath] { try? FileManager.default.removeItem(atPath: path) } }
     let process = Process()
-    process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Binaries.url(tool)
+    process.executableURL = Binaries.url(tool)
     process.arguments = arguments
     process.environment = environment
     process.standardInput = FileHandle(forReadingAtPath: inPath)

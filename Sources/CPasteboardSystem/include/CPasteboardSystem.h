@@ -32,4 +32,32 @@ int pasteboard_catch_interrupts(void);
 /// Continues the CRC-32 (IEEE 802.3, as zlib's crc32) `crc` over `count` bytes; start with 0.
 uint32_t pasteboard_crc32(uint32_t crc, const void *bytes, size_t count);
 
+/// Opens a Unix stream socket (close-on-exec) at `path`: listening with `backlog` when it is 0
+/// or more (bound at `path`), else connected to `path`. Returns the descriptor, or -1 with
+/// errno set (ENAMETOOLONG for a path too long for sockaddr_un).
+int pasteboard_unix_socket(const char *path, int backlog);
+
+/// Sends `length` bytes of `payload` on the Unix socket `socket` with the descriptor `fd`
+/// attached (SCM_RIGHTS), without blocking and without SIGPIPE. Returns the bytes sent, or -1
+/// with errno set (EAGAIN when the peer's receive buffer is full).
+ssize_t pasteboard_send_descriptor(int socket, const void *payload, size_t length, int fd);
+
+/// Receives up to `capacity` bytes from the Unix socket `socket` into `payload`, and the
+/// descriptor attached to them, if any, into `*fd` (-1 when none; close-on-exec is set).
+/// `flags` are recvmsg's (MSG_DONTWAIT to not block). Returns the bytes received, 0 at end of
+/// stream, or -1 with errno set.
+ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity, int *fd, int flags);
+
+/// Creates a pipe (close-on-exec) and grows its buffer towards `size` bytes (F_SETPIPE_SZ,
+/// as far as the system's pipe-max-size allows). Returns 0, or -1 with errno set.
+int pasteboard_make_pipe(int fds[2], int size);
+
+/// Moves up to `length` bytes from `in` to `out` inside the kernel (splice); one of them must
+/// be a pipe. Returns the bytes moved, 0 at end of input, or -1 with errno set.
+ssize_t pasteboard_splice(int in, int out, size_t length);
+
+/// Ignores SIGPIPE from now on, so a write into a pipe whose reader left fails with EPIPE
+/// instead of ending the process.
+void pasteboard_ignore_sigpipe(void);
+
 #endif

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A one-way signal: once opened it stays open, and every waiter (present or future) goes on.
-/// A live source waits on one for its stop; a connection's promises, for their release.
-final class Latch: Sendable {
+/// A live source waits on one for its stop; a connection's promises, for their release; the
+/// daemon, for a client's hand-off socket.
+public final class Latch: Sendable {
     private struct State {
         var isOpen = false
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -11,11 +12,14 @@ final class Latch: Sendable {
 
     private let state = Mutex(State())
 
+    /// A closed latch.
+    public init() {}
+
     /// True once `open` was called.
-    var isOpen: Bool { state.withLock { $0.isOpen } }
+    public var isOpen: Bool { state.withLock { $0.isOpen } }
 
     /// Opens the latch, waking every waiter.
-    func open() {
+    public func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.isOpen = true
             defer { state.waiters = [:] }
@@ -25,7 +29,7 @@ final class Latch: Sendable {
     }
 
     /// Returns once the latch is open, `limit` has passed (when given), or the task is cancelled.
-    func wait(upTo limit: Duration?) async {
+    public func wait(upTo limit: Duration?) async {
         guard let limit else { return await waitUntilOpen() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitUntilOpen() }

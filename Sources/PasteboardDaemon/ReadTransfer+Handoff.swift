@@ -1,0 +1,70 @@
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+extension ReadTransfer {
+    /// Runs a load from a live source as a hand-off when both sides can: the daemon makes a
+    /// pipe, passes its write end to the source (with a `produce` marked `handoff`) and its read
+    /// end to the destination (before a `representation` marked `handoff`), and closes its own
+    /// copies. The bytes then go from source to destination without passing through the daemon;
+    /// the daemon waits for the source's `size` (the bytes it wrote) and END, and ends the read
+    /// with the final `progress` and END.
+    ///
+    /// Returns false, having sent nothing to the destination, when hand-off is not possible (the
+    /// destination did not ask, a side has no attached hand-off socket, a descriptor cannot be
+    /// passed): the caller then streams the bytes through the daemon.
+    func handOff(_ promise: StoredRepresentation.Promise, type: TypeIdentifier, declaredSize: Int?,
+                 header: (Int?) async throws -> Void) async throws -> Bool {
+        let source = promise.owner
+        guard request.handoff == true, let destinationEnd = reader.handoff,
+              let sourceEnd = source.handoff, sourceEnd.isAttached,
+              await destinationEnd.waitUntilAttached(upTo: .seconds(1)),
+              let pipe = try? HandoffPipe()
+        else { return false }
+        defer { pipe.close() }
+        let relay: Relay
+        do {
+            relay = try await source.produce(ProduceRequest(
+                promise: promise.id, pasteboard: request.session == nil ? request.pasteboard : nil, session: request.session,
+                item: request.item, type: type.rawValue, destinationPID: reader.pid, handoff: true
+            ), descriptor: pipe.writeEnd)
+        } catch {
+            return false  // streaming asks again, and reports why the source cannot answer
+        }
+        control.attach(relay)
+        do {
+            try destinationEnd.send(pipe.readEnd, for: id)
+        } catch {
+            await source.finish(relay, with: .error(ProtocolError(.cancelled, "the destination could not take the pipe: \(error.message)")))
+            return false
+        }
+        pipe.close()
+        do {
+            try await header(declaredSize)
+            var written: Int?
+            loop: while true {
+                switch try await relay.next() {
+                case .size(let bytes): written = bytes
+                case .end: break loop
+                case .data: throw ProtocolError(.sourceUnavailable, "\(source) sent data frames for a handed-off \(type)")
+                }
+            }
+            guard let written else {
+                throw ProtocolError(.sourceUnavailable, "\(source) ended a handed-off \(type) without saying how many bytes it wrote")
+            }
+            if let declaredSize, declaredSize != written {
+                throw ProtocolError(.sourceUnavailable, "\(source) wrote \(written) bytes of \(type) after promising \(declaredSize)")
+            }
+            try Task.checkCancellation()
+            try await writer.send(.progress(ProgressReport(completed: written, total: written)), on: id)
+            await source.finish(relay, with: .ok(OK()))
+            release()
+            try await writer.sendData(ByteBuffer(), on: id, end: true)
+            return true
+        } catch {
+            let reason = (error as? ProtocolError)?.message ?? "the destination went away"
+            await source.finish(relay, with: .error(ProtocolError(.cancelled, "the load stopped: \(reason)")))
+            throw error
+        }
+    }
+}
