@@ -96,11 +96,12 @@ let package = Package(
             ],
             linkerSettings: staticStdlib
         ),
-        // Measurements against a daemon it starts: soak (load, memory, idle connections).
+        // Measurements against a daemon it starts, with baselines from the same run: the goals' table, and soak.
         .executableTarget(
             name: "pasteboard-bench",
             dependencies: [
                 "Pasteboard", "PasteboardTypes",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -179,23 +180,23 @@ ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity
     return received;
 }
 
-int pasteboard_make_pipe(int fds[2], int size) {
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+int pasteboard_make_transfer_pair(int fds[2], int buffer) {
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
         return -1;
     }
-    // Best effort: an unprivileged process may grow a pipe up to /proc/sys/fs/pipe-max-size.
-    while (size > 65536 && fcntl(fds[1], F_SETPIPE_SZ, size) < 0) {
-        size /= 2;
-    }
+    setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &buffer, sizeof(buffer));
+    setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &buffer, sizeof(buffer));
+    shutdown(fds[0], SHUT_RD);
+    shutdown(fds[1], SHUT_WR);
     return 0;
 }
 
-ssize_t pasteboard_splice(int in, int out, size_t length) {
-    ssize_t moved;
+ssize_t pasteboard_send_file(int socket, int file, size_t length) {
+    ssize_t sent;
     do {
-        moved = splice(in, NULL, out, NULL, length, SPLICE_F_MOVE | SPLICE_F_MORE);
-    } while (moved < 0 && errno == EINTR);
-    return moved;
+        sent = sendfile(socket, file, NULL, length);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
 }
 
 void pasteboard_ignore_sigpipe(void) {

@@ -8,7 +8,7 @@ import PasteboardProtocol
 import Synchronization
 
 /// This connection's hand-off socket: attached with the token from `welcome`, it receives the
-/// pipe ends of handed-off transfers (SCM_RIGHTS), each with the request id it belongs to.
+/// sockets of handed-off transfers (SCM_RIGHTS), each with the request id it belongs to.
 ///
 /// It is attached only to the daemon the connection itself talks to: the socket's peer must
 /// be the `welcome`'s pid. Through a forwarded socket (`ssh -R`) the hand-off path does not
@@ -37,7 +37,7 @@ final class HandoffChannel: Sendable {
             close(fd)
             return nil
         }
-        // A write into a pipe whose reader left must fail with EPIPE, not end the process.
+        // A send into a transfer socket whose reader left must fail with EPIPE, not end the process.
         pasteboard_ignore_sigpipe()
         return HandoffChannel(socket: fd)
     }
@@ -50,7 +50,7 @@ final class HandoffChannel: Sendable {
             while true {
                 var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
                 guard poll(&ready, 1, 5_000) == 1 else {
-                    throw PasteboardError.connectionLost("no pipe arrived on the hand-off socket for request \(id)")
+                    throw PasteboardError.connectionLost("no transfer socket arrived on the hand-off socket for request \(id)")
                 }
                 var payload: UInt32 = 0
                 var fd: Int32 = -1

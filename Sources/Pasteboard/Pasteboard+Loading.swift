@@ -14,18 +14,14 @@ extension Pasteboard {
     /// With `openInPlace`, a file representation the source allows to be opened in place comes
     /// as a path in the header (`header.path`) and no bytes.
     /// Cancelling the task cancels the load at the daemon, which cancels the source's handler.
-    ///
-    /// `sink` is the descriptor `chunk` writes to, when there is one (a file, pipe or socket):
-    /// bytes a live source hands off through a pipe are then moved into it inside the kernel
-    /// (splice) instead of passing through `chunk`; where it takes no splice, `chunk` gets them.
     @discardableResult
     public func load(
-        item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false, sink: Int32? = nil,
+        item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         progress: (LoadProgress) -> Void = { _ in },
         header: (RepresentationHeader) async throws -> Void = { _ in },
         chunk: (ByteBuffer) async throws -> Void
     ) async throws -> RepresentationHeader {
-        try await loader.load(item: item, accepting: accepting, openInPlace: openInPlace, sink: sink, progress: progress, header: header, chunk: chunk)
+        try await loader.load(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress, header: header, chunk: chunk)
     }
 
     /// Loads a representation whole into memory; see `load(item:accepting:openInPlace:progress:header:chunk:)`.

@@ -46,7 +46,7 @@ public final class PasteboardConnection: Sendable {
         }
     }
 
-    /// The hand-off socket over which the daemon passes pipes for direct transfers, attached on
+    /// The hand-off socket over which the daemon passes the sockets of direct transfers, attached on
     /// first use; nil when the daemon offers none or it is not the local daemon's.
     var handoff: HandoffChannel? {
         handoffChannel.withLock { channel in
@@ -199,6 +199,7 @@ public final class PasteboardConnection: Sendable {
 
     private static func connect(_ socketPath: String) async throws -> NIOAsyncChannel<Frame, Frame> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.recvAllocator, value: FramedReading.allocator)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel.framed(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength)

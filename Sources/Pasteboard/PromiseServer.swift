@@ -81,7 +81,7 @@ final class PromiseServer: Sendable {
             do {
                 writer = try Self.writer(for: request, id: id, window: window, observer: promise.observer, connection: connection)
             } catch {
-                try? await connection.send(.error(ProtocolError(.sourceUnavailable, "cannot take the handed-off pipe: \(error)")), on: id)
+                try? await connection.send(.error(ProtocolError(.sourceUnavailable, "cannot take the handed-off socket: \(error)")), on: id)
                 promise.observer?(.failed("\(error)"))
                 return
             }
@@ -91,7 +91,7 @@ final class PromiseServer: Sendable {
         state.withLock { $0.tasks[id] = task }
     }
 
-    /// The writer for a produce: into data frames, or into the pipe the daemon handed over.
+    /// The writer for a produce: into data frames, or into the socket the daemon handed over.
     private static func writer(
         for request: ProduceRequest, id: UInt32, window: SendWindow,
         observer: (@Sendable (SourceEvent) -> Void)?, connection: PasteboardConnection
@@ -100,10 +100,10 @@ final class PromiseServer: Sendable {
             return RepresentationWriter(request: request, connection: connection, id: id, window: window)
         }
         guard let handoff = connection.handoff else { throw PasteboardError.connectionLost("no hand-off socket is attached") }
-        let pipe = HandoffPipeEnd(try handoff.descriptor(for: id))
+        let stream = HandoffStream(try handoff.descriptor(for: id))
         var progress: (@Sendable (LoadProgress) -> Void)?
         if let observer { progress = { observer(.progress($0)) } }
-        return RepresentationWriter(request: request, connection: connection, id: id, window: window, pipe: pipe, progress: progress)
+        return RepresentationWriter(request: request, connection: connection, id: id, window: window, handoff: stream, progress: progress)
     }
 
     private enum Step: Sendable {

@@ -45,14 +45,12 @@ struct RepresentationLoader: Sendable {
     /// Cancelling the task cancels the load at the daemon, which cancels the source's handler.
     ///
     /// A live source's bytes may be handed off (see `HandoffChannel`): they then come through a
-    /// pipe from the source, moved into `sink` inside the kernel when one is given (a descriptor
-    /// open for writing; `chunk` is then not called), else passed to `chunk` as usual.
+    /// socket straight from the source, and go to `chunk` all the same.
     @discardableResult
     func load(
         item: Int = 0,
         accepting: [TypeIdentifier],
         openInPlace: Bool = false,
-        sink: Int32? = nil,
         progress: (LoadProgress) -> Void = { _ in },
         header: (RepresentationHeader) async throws -> Void = { _ in },
         chunk: (ByteBuffer) async throws -> Void
@@ -64,7 +62,7 @@ struct RepresentationLoader: Sendable {
         try await connection.send(.read(request), on: id)
         var window = ReceiveWindow(window: connection.welcome.window)
         var chosen: RepresentationHeader?
-        /// Bytes that came through a handed-off pipe, and the count the daemon reported for them.
+        /// Bytes that came through a handed-off socket, and the count the daemon reported for them.
         var handedOff: Int?
         var reported: Int?
         do {
@@ -79,8 +77,8 @@ struct RepresentationLoader: Sendable {
                             guard let handoff else {
                                 throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
                             }
-                            let pipe = HandoffPipeEnd(try handoff.descriptor(for: id))
-                            handedOff = try await pipe.drain(total: value.size, sink: sink, progress: progress, chunk: chunk)
+                            let stream = HandoffStream(try handoff.descriptor(for: id))
+                            handedOff = try await stream.drain(total: value.size, progress: progress, chunk: chunk)
                         }
                     case .progress(let report):
                         reported = report.completed
@@ -156,7 +154,7 @@ struct RepresentationLoader: Sendable {
         var closed = false
         defer { if !closed { close(fd) } }
         do {
-            let header = try await load(item: item, accepting: accepting, openInPlace: openInPlace, sink: fd, progress: progress) { chunk in
+            let header = try await load(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress) { chunk in
                 try FileOutput.write(chunk, to: fd, path: path)
             }
             if let original = header.path {

@@ -12,8 +12,8 @@ import Synchronization
 /// the daemon's flow-control credit, so a handler producing faster than the destination reads
 /// is held back instead of filling memory. Throws `CancellationError` once the load is cancelled.
 ///
-/// When the daemon hands the load off, the bytes go into a pipe the destination reads directly
-/// (the pipe's buffer is the window), and `writeFile(at:)` moves the file inside the kernel.
+/// When the daemon hands the load off, the bytes go into a socket the destination reads
+/// directly (its buffer is the window), and `writeFile(at:)` sends the file inside the kernel.
 public final class RepresentationWriter: @unchecked Sendable {
     /// What the daemon asked for: the type, the pasteboard and item, and whether it captures the
     /// data because this process relinquishes its promises.
@@ -23,26 +23,26 @@ public final class RepresentationWriter: @unchecked Sendable {
     private let window: SendWindow
     private let written = Atomic<Int>(0)
     private let sizeDeclared = Atomic<Bool>(false)
-    /// The handed-off pipe; nil when the bytes go in data frames. Used by the one handler task
+    /// The handed-off socket; nil when the bytes go in data frames. Used by the one handler task
     /// only (hence `@unchecked Sendable`), and closed by `finish` or when the writer goes away.
-    private let pipe: HandoffPipeEnd?
-    /// Reports the bytes written into a handed-off pipe (the daemon cannot see them).
+    private let handoff: HandoffStream?
+    /// Reports the bytes sent into a handed-off socket (the daemon cannot see them).
     private let progress: (@Sendable (LoadProgress) -> Void)?
     private let throttle: Mutex<ProgressThrottle>
 
     init(request: ProduceRequest, connection: PasteboardConnection, id: UInt32, window: SendWindow,
-         pipe: HandoffPipeEnd? = nil, progress: (@Sendable (LoadProgress) -> Void)? = nil, size: Int? = nil) {
+         handoff: HandoffStream? = nil, progress: (@Sendable (LoadProgress) -> Void)? = nil, size: Int? = nil) {
         self.request = request
         self.connection = connection
         self.id = id
         self.window = window
-        self.pipe = pipe
+        self.handoff = handoff
         self.progress = progress
         self.throttle = Mutex(ProgressThrottle(total: size))
     }
 
-    /// True when the bytes go straight into a pipe the destination reads.
-    public var isHandedOff: Bool { pipe != nil }
+    /// True when the bytes go straight into a socket the destination reads.
+    public var isHandedOff: Bool { handoff != nil }
 
     /// The representation's type.
     public var type: TypeIdentifier { TypeIdentifier(rawValue: request.type) }
@@ -54,7 +54,7 @@ public final class RepresentationWriter: @unchecked Sendable {
     public func declareSize(_ bytes: Int) async throws {
         precondition(bytes >= 0, "a size cannot be negative")
         guard bytesWritten == 0, !sizeDeclared.exchange(true, ordering: .relaxed) else { return }
-        if pipe != nil {
+        if handoff != nil {
             throttle.withLock { $0.total = bytes }  // the count goes to the daemon at the end
             return
         }
@@ -63,9 +63,9 @@ public final class RepresentationWriter: @unchecked Sendable {
 
     /// Writes the next chunk.
     public func write(_ chunk: ByteBuffer) async throws {
-        if let pipe {
+        if let handoff {
             try Task.checkCancellation()
-            try await pipe.write(chunk)
+            try await handoff.write(chunk)
             count(chunk.readableBytes)
             return
         }
@@ -91,8 +91,8 @@ public final class RepresentationWriter: @unchecked Sendable {
         defer { close(fd) }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { try await declareSize(Int(info.st_size)) }
-        if let pipe {
-            try await pipe.splice(from: fd, path: path) { count($0) }
+        if let handoff {
+            try await handoff.send(file: fd, path: path) { count($0) }
             return
         }
         let limit = connection.chunkLimit
@@ -112,17 +112,17 @@ public final class RepresentationWriter: @unchecked Sendable {
         }
     }
 
-    /// Ends the stream: closes a handed-off pipe and tells the daemon how many bytes went
+    /// Ends the stream: closes a handed-off socket and tells the daemon how many bytes went
     /// into it, then the END frame.
     func finish() async throws {
-        if let pipe {
-            pipe.close()
+        if let handoff {
+            handoff.close()
             try await connection.send(.size(SizeDeclaration(bytes: bytesWritten)), on: id)
         }
         try await connection.sendData(ByteBuffer(), on: id, end: true)
     }
 
-    /// Counts bytes written into a handed-off pipe and reports progress now and then.
+    /// Counts bytes sent into a handed-off socket and reports progress now and then.
     private func count(_ bytes: Int) {
         let total = written.add(bytes, ordering: .relaxed).newValue
         guard let progress else { return }

@@ -38,9 +38,6 @@ public final class AtomicFileWriter {
         fchmod(fd, 0o644 & ~Self.currentUmask())
     }
 
-    /// The descriptor being written (the temporary file, or `path` itself).
-    public var descriptor: Int32 { fd }
-
     /// Appends bytes.
     public func write(_ buffer: ByteBuffer) throws(CLIError) {
         do throws(CLIError) {

@@ -29,7 +29,7 @@ public struct DaemonConfiguration: Sendable {
     /// Where pasteboards are kept durably (`$XDG_STATE_HOME/pasteboard`); nil keeps them in memory only.
     public var stateDirectory: String?
     /// Whether to offer descriptor hand-off (`<socket>.handoff`): local loads from a live source
-    /// then run through a pipe between source and destination instead of through the daemon.
+    /// then run through a socket pair between source and destination instead of through the daemon.
     public var handoff = true
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?

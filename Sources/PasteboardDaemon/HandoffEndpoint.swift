@@ -8,7 +8,7 @@ import PasteboardProtocol
 import Synchronization
 
 /// One connection's hand-off socket, as the daemon sees it: the socket the client attached
-/// with the token from its `welcome`, over which the daemon passes pipe ends (SCM_RIGHTS),
+/// with the token from its `welcome`, over which the daemon passes transfer sockets (SCM_RIGHTS),
 /// each with the 4-byte request id it belongs to.
 final class HandoffEndpoint: Sendable {
     /// The secret the client writes to attach: 32 lowercase hexadecimal characters.

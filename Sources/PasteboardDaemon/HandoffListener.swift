@@ -9,7 +9,7 @@ import PasteboardProtocol
 import Synchronization
 
 /// The daemon's hand-off socket, `<socket>.handoff` beside the main one (mode 0600): a client
-/// connects, writes the 32-character token from its `welcome`, and from then on receives pipe
+/// connects, writes the 32-character token from its `welcome`, and from then on receives the
 /// ends for its handed-off transfers on that connection.
 ///
 /// SwiftNIO cannot pass descriptors, so this socket is served by a thread of its own with

@@ -51,6 +51,7 @@ public final class PasteboardServer: Service, Sendable {
         do {
             serverChannel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 1024)
+                .childChannelOption(.recvAllocator, value: FramedReading.allocator)
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: configuration.maxFrameLength))

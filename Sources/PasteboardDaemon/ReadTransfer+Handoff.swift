@@ -4,9 +4,9 @@ import PasteboardTypes
 
 extension ReadTransfer {
     /// Runs a load from a live source as a hand-off when both sides can: the daemon makes a
-    /// pipe, passes its write end to the source (with a `produce` marked `handoff`) and its read
-    /// end to the destination (before a `representation` marked `handoff`), and closes its own
-    /// copies. The bytes then go from source to destination without passing through the daemon;
+    /// connected socket pair (`HandoffLink`), passes its sending end to the source (with a
+    /// `produce` marked `handoff`) and its receiving end to the destination (before a
+    /// `representation` marked `handoff`), and closes its own copies. The bytes then go from source to destination without passing through the daemon;
     /// the daemon waits for the source's `size` (the bytes it wrote) and END, and ends the read
     /// with the final `progress` and END.
     ///
@@ -19,26 +19,26 @@ extension ReadTransfer {
         guard request.handoff == true, let destinationEnd = reader.handoff,
               let sourceEnd = source.handoff, sourceEnd.isAttached,
               await destinationEnd.waitUntilAttached(upTo: .seconds(1)),
-              let pipe = try? HandoffPipe()
+              let link = try? HandoffLink()
         else { return false }
-        defer { pipe.close() }
+        defer { link.close() }
         let relay: Relay
         do {
             relay = try await source.produce(ProduceRequest(
                 promise: promise.id, pasteboard: request.session == nil ? request.pasteboard : nil, session: request.session,
                 item: request.item, type: type.rawValue, destinationPID: reader.pid, handoff: true
-            ), descriptor: pipe.writeEnd)
+            ), descriptor: link.sourceEnd)
         } catch {
             return false  // streaming asks again, and reports why the source cannot answer
         }
         control.attach(relay)
         do {
-            try destinationEnd.send(pipe.readEnd, for: id)
+            try destinationEnd.send(link.destinationEnd, for: id)
         } catch {
-            await source.finish(relay, with: .error(ProtocolError(.cancelled, "the destination could not take the pipe: \(error.message)")))
+            await source.finish(relay, with: .error(ProtocolError(.cancelled, "the destination could not take its socket: \(error.message)")))
             return false
         }
-        pipe.close()
+        link.close()
         do {
             try await header(declaredSize)
             var written: Int?

@@ -40,7 +40,7 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
     public var description: String { "\(clientName) (pid \(pid))" }
 
     /// Asks the source to produce a promised representation; the returned relay yields its bytes.
-    /// With `descriptor`, the request is a hand-off: the pipe end goes over the source's hand-off
+    /// With `descriptor`, the request is a hand-off: its socket goes over the source's hand-off
     /// socket first, and the relay yields only the source's `size` and END.
     /// Throws `source-unavailable` when the source is gone or the descriptor cannot be passed.
     func produce(_ request: ProduceRequest, descriptor: Int32? = nil) async throws(ProtocolError) -> Relay {

@@ -9,3 +9,11 @@ extension NIOAsyncChannel where Inbound == Frame, Outbound == Frame {
         return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
     }
 }
+
+/// How framed channels read from their socket.
+public enum FramedReading {
+    /// Reads of up to 1 MiB, growing from 16 KiB as traffic demands: a large data frame then
+    /// arrives in one or two reads and is sliced out of the read buffer, instead of being
+    /// gathered 64 KiB at a time (NIO's default) into a copy.
+    public static let allocator = AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 16 << 10, maximum: 1 << 20)
+}

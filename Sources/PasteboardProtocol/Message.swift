@@ -135,7 +135,7 @@ public struct Welcome: Sendable, Equatable, Codable {
     /// The initial flow-control window for every data stream, in both directions.
     public var window: Int
     /// Where and how this connection may attach a hand-off socket, over which the daemon passes
-    /// pipe descriptors for direct transfers; absent when the daemon offers none.
+    /// the sockets of direct transfers; absent when the daemon offers none.
     public var handoff: HandoffOffer?
 
     public init(version: Int = ProtocolVersion.current, daemon: String, pid: Int32, maxFrameLength: Int, window: Int, handoff: HandoffOffer? = nil) {
@@ -149,7 +149,7 @@ public struct Welcome: Sendable, Equatable, Codable {
 }
 
 /// The daemon's offer of descriptor hand-off (see pasteboard-protocol(7), HAND-OFF): a client
-/// that connects to `path` and writes `token` receives, on that socket, the pipe ends of the
+/// that connects to `path` and writes `token` receives, on that socket, its ends of the
 /// transfers it asks to be handed off.
 public struct HandoffOffer: Sendable, Equatable, Codable {
     /// The hand-off socket's absolute path.
@@ -277,7 +277,7 @@ public struct ReadRequest: Sendable, Equatable, Codable {
     /// The destination takes a path instead of the bytes when the source allows opening in place.
     public var openInPlace: Bool?
     /// The destination attached a hand-off socket and takes a live source's bytes through a
-    /// pipe handed over it, when the source can write into one.
+    /// socket handed over it, when the source can send into one.
     public var handoff: Bool?
 
     public init(pasteboard: String? = nil, session: Int? = nil, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil, handoff: Bool? = nil) {
@@ -307,9 +307,9 @@ public struct RepresentationHeader: Sendable, Equatable, Codable {
     /// Set when the file is opened in place: the destination reads this path; no data frames
     /// carry bytes (only the empty END frame follows).
     public var path: String?
-    /// Set when the bytes come through a pipe handed over the destination's hand-off socket:
+    /// Set when the bytes come through a socket handed over the destination's hand-off socket:
     /// no data frames carry bytes; the final `progress` (the byte count) and the empty END
-    /// frame follow once the source has written everything.
+    /// frame follow once the source has sent everything.
     public var handoff: Bool?
 
     public init(changeCount: Int, item: Int, index: Int, type: String, size: Int?, mimeType: String?, path: String? = nil, handoff: Bool? = nil) {
@@ -395,8 +395,8 @@ public struct ProduceRequest: Sendable, Equatable, Codable {
     public var capture: Bool?
     /// The loading process's id, when a destination loads (informational).
     public var destinationPID: Int32?
-    /// Set when the source writes the bytes into the pipe handed over its hand-off socket
-    /// instead of data frames; it then closes the pipe and sends `size` (the bytes written)
+    /// Set when the source sends the bytes into the socket handed over its hand-off socket
+    /// instead of data frames; it then closes that socket and sends `size` (the bytes sent)
     /// and the empty END frame.
     public var handoff: Bool?
 

@@ -17,7 +17,7 @@ public enum ProtocolLimits {
     /// The default flow-control window per request and direction, in data bytes.
     public static let defaultWindow = 4 << 20
     /// The chunk size senders of bulk data use (well under the frame limit).
-    public static let preferredChunkSize = 64 << 10
+    public static let preferredChunkSize = 256 << 10
     /// Request ids at or above this value are started by the daemon, below by the client.
     public static let daemonRequestIDBase: UInt32 = 0x8000_0000
 }

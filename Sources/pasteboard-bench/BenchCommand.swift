@@ -6,12 +6,13 @@ import ArgumentParser
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pasteboard-bench",
-        abstract: "Measure a pasteboardd started for the run: load, memory, idle connections.",
+        abstract: "Measure a pasteboardd started for the run against baselines measured in the same run.",
         discussion: """
             Each run starts its own pasteboardd (the one next to this program) on a socket in a \
             new temporary directory, with its state there too, and stops it at the end. Build \
             with 'swift build -c release' for figures worth comparing.
             """,
-        subcommands: [Soak.self]
+        subcommands: [Run.self, Soak.self, RelayHelper.self],
+        defaultSubcommand: Run.self
     )
 }

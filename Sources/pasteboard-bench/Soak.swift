@@ -161,13 +161,6 @@ private struct SoakResult: Sendable {
     var finalRSS: Int
 }
 
-/// A flag set once, read by many tasks.
-final class StopFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .relaxed) }
-    var isSet: Bool { value.load(ordering: .relaxed) }
-}
-
 /// Counters shared by every client of a soak.
 final class SoakTally: Sendable {
     private struct Counts {

@@ -83,7 +83,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         guard (ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) else {
             throw ValidationError("--max-frame-length must be between 65536 and 1048576")
         }
-        guard window >= ProtocolLimits.preferredChunkSize else { throw ValidationError("--window must be at least 65536") }
+        guard window >= ProtocolLimits.minimumMaxFrameLength else { throw ValidationError("--window must be at least 65536") }
         guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
         guard maxItems > 0 else { throw ValidationError("--max-items must be positive") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }

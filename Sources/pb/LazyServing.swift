@@ -24,7 +24,7 @@ final class LazyServing: Sendable {
             if verbose {
                 let who = writer.request.capture == true
                     ? "the daemon (capture)" : "pid \(writer.request.destinationPID.map(String.init) ?? "?")"
-                Output.printError("pb: \(type): loading for \(who)\(writer.isHandedOff ? " through a handed-off pipe" : "")")
+                Output.printError("pb: \(type): loading for \(who)\(writer.isHandedOff ? " through a handed-off socket" : "")")
             }
             try await writer.writeFile(at: path)
         })

@@ -48,7 +48,7 @@ struct Paste: AsyncParsableCommand {
         try await Signals.cancellingOnInterrupt {
             defer { display.finish() }
             try await options.withPasteboard { pasteboard in
-                try await pasteboard.load(item: item, accepting: accepted, sink: file?.descriptor ?? 1, progress: display.update) { chunk in
+                try await pasteboard.load(item: item, accepting: accepted, progress: display.update) { chunk in
                     if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
                 }
             }

@@ -48,13 +48,15 @@ ssize_t pasteboard_send_descriptor(int socket, const void *payload, size_t lengt
 /// stream, or -1 with errno set.
 ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity, int *fd, int flags);
 
-/// Creates a pipe (close-on-exec) and grows its buffer towards `size` bytes (F_SETPIPE_SZ,
-/// as far as the system's pipe-max-size allows). Returns 0, or -1 with errno set.
-int pasteboard_make_pipe(int fds[2], int size);
+/// Creates a connected pair of Unix stream sockets (close-on-exec) for a one-way transfer:
+/// `fds[0]` only sends and `fds[1]` only receives (each is shut down the other way), with
+/// socket buffers of `buffer` bytes. Returns 0, or -1 with errno set.
+int pasteboard_make_transfer_pair(int fds[2], int buffer);
 
-/// Moves up to `length` bytes from `in` to `out` inside the kernel (splice); one of them must
-/// be a pipe. Returns the bytes moved, 0 at end of input, or -1 with errno set.
-ssize_t pasteboard_splice(int in, int out, size_t length);
+/// Sends up to `length` bytes of the file `file`, from its current offset, into the socket
+/// `socket` inside the kernel (sendfile). Returns the bytes sent, 0 at end of file, or -1 with
+/// errno set.
+ssize_t pasteboard_send_file(int socket, int file, size_t length);
 
 /// Ignores SIGPIPE from now on, so a write into a pipe whose reader left fails with EPIPE
 /// instead of ending the process.

@@ -1,0 +1,47 @@
+import Pasteboard
+import PasteboardTypes
+
+/// Concurrent clients of the library, each on its own connection and pasteboard, alternately
+/// copying a 16-byte item and pasting it back (and checking it), for a fixed time.
+enum RequestRate {
+    /// Requests (copies plus pastes) per second over `seconds`.
+    static func measure(_ daemon: BenchDaemon, clients: Int, seconds: Int) async throws -> Double {
+        let requests = SharedCount()
+        let failure = FirstFailure()
+        let stop = StopFlag()
+        let clock = ContinuousClock()
+        let socketPath = daemon.socketPath
+        let started = clock.now
+        await withTaskGroup(of: Void.self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    do {
+                        try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: "bench-rate") { connection in
+                            let pasteboard = Pasteboard(name: "rate-\(client)", connection: connection)
+                            var sequence = 0
+                            while !stop.isSet {
+                                let text = String("\(client)-\(sequence)-0123456789abcdef".prefix(16))
+                                var item = ItemProvider()
+                                item.registerData(Array(text.utf8), for: .utf8PlainText)
+                                try await pasteboard.setItems([item])
+                                let (_, bytes) = try await pasteboard.loadData(accepting: [.plainText])
+                                guard bytes == Array(text.utf8) else { throw BenchError("client \(client) pasted something else") }
+                                requests.add(2)
+                                sequence += 1
+                            }
+                        }
+                    } catch {
+                        failure.record("\(error)")
+                        stop.set()
+                    }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(seconds))
+                stop.set()
+            }
+        }
+        if let message = failure.recorded { throw BenchError("request rate: \(message)") }
+        return Double(requests.current) / Figure.seconds(clock.now - started)
+    }
+}

@@ -1,0 +1,193 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pasteboard-bench run` (the default): every scenario of the performance goals, each against
+/// its baseline measured in the same run, printed as one table.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure each scenario against its baseline and print the table (the default).",
+        discussion: """
+            Scenarios: small paste and small copy (whole-process time of pb against xsel on \
+            Xvfb), request rate (50 library clients against redis-benchmark SET/GET on a Unix \
+            socket, without and with per-write fsync), large transfer (a 1 GiB lazy \
+            representation through the daemon against a relay process, and through a handed-off \
+            pipe against a socketpair copy), memory (the daemon's peak resident size while \
+            relaying 4 GiB), and scale (paste latency with 10,000 items against 1; 1,000 \
+            connections at once). Baselines come from Debian's xsel, xvfb and redis-server \
+            packages; a missing one is named in the table and our figure is still printed. \
+            Nothing is installed by the bench.
+            """
+    )
+
+    @Option(help: "Scenarios to run, comma-separated: small, rate, large, memory, scale (default: all).")
+    var only: String = "small,rate,large,memory,scale"
+
+    @Option(help: "Timed runs per small command; the median is reported.")
+    var runs = 200
+
+    @Option(help: ArgumentHelp("Size of the large transfer, in MiB.", valueName: "MiB"))
+    var largeSize = 1024
+
+    @Option(help: ArgumentHelp("Size relayed while the daemon's memory is measured, in MiB.", valueName: "MiB"))
+    var memorySize = 4096
+
+    @Option(help: ArgumentHelp("Seconds each request-rate measurement lasts.", valueName: "seconds"))
+    var rateSeconds = 5
+
+    @Option(help: "Rounds of each large transfer and its baseline, alternating; the fastest of each is reported.")
+    var rounds = 3
+
+    @Option(help: "Concurrent clients of the request-rate scenario (and redis-benchmark's).")
+    var clients = 50
+
+    @Option(help: "Items on the pasteboard in the scale scenario.")
+    var items = 10_000
+
+    @Option(help: "Connections opened at once in the scale scenario.")
+    var connections = 1000
+
+    func validate() throws {
+        let known: Set = ["small", "rate", "large", "memory", "scale"]
+        for name in scenarios where !known.contains(name) {
+            throw ValidationError("unknown scenario '\(name)'; choose from small, rate, large, memory, scale")
+        }
+        guard runs > 0, rounds > 0, largeSize > 0, memorySize > 0, rateSeconds > 0, clients > 0, items > 0, connections > 0 else {
+            throw ValidationError("every count and size must be positive")
+        }
+    }
+
+    private var scenarios: [String] { only.split(separator: ",").map { String($0).trimmingSpaces } }
+
+    func run() async throws {
+        BenchDaemon.raiseOpenFileLimit()
+        var rows: [BenchRow] = []
+        let wanted = Set(scenarios)
+        if wanted.contains("small") { rows += try await small() }
+        if wanted.contains("rate") { rows += try await rate() }
+        if wanted.contains("large") { rows += try await large() }
+        if wanted.contains("memory") { rows.append(try await memory()) }
+        if wanted.contains("scale") { rows += try await scale() }
+        print(BenchRow.table(rows))
+    }
+
+    private func small() async throws -> [BenchRow] {
+        let daemon = try await BenchDaemon.start()
+        defer { daemon.stop() }
+        progress("small paste and copy, \(runs) runs each")
+        return try SmallCommands(daemon: daemon, runs: runs).rows()
+    }
+
+    private func rate() async throws -> [BenchRow] {
+        var rows: [BenchRow] = []
+        for durable in [false, true] {
+            let daemon = try await BenchDaemon.start(durable ? [] : ["--memory-only"])
+            defer { daemon.stop() }
+            progress("request rate, \(clients) clients, \(durable ? "durable" : "memory-only") daemon")
+            let ours = try await RequestRate.measure(daemon, clients: clients, seconds: rateSeconds)
+            let persistence = durable
+                ? ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+                : ["--appendonly", "no", "--save", ""]
+            let baseline = RedisBaseline.rate(clients: clients, requests: 200_000, directory: daemon.directory, persistence: persistence)
+            let theirs = try? baseline.get()
+            let ratio = theirs.map { ours / $0 }
+            rows.append(BenchRow(
+                scenario: durable
+                    ? "Request rate: \(clients) clients copy+paste 16 bytes, each copy synced to disk"
+                    : "Request rate: \(clients) clients copy+paste 16 bytes, memory-only daemon",
+                ours: Figure.rate(ours),
+                baseline: theirs.map { "\(Figure.rate($0)) (redis SET/GET, \(durable ? "appendfsync always" : "no persistence"))" }
+                    ?? "— (\(Self.reason(baseline)))",
+                ratio: ratio, goal: "≥ 0.5×", met: ratio.map { $0 >= 0.5 }))
+        }
+        return rows
+    }
+
+    private func large() async throws -> [BenchRow] {
+        let size = largeSize << 20
+        let daemon = try await BenchDaemon.start()
+        defer { daemon.stop() }
+        var streamed = Duration.seconds(1 << 40), relay = streamed, handedOff = streamed, socketPair = streamed
+        for round in 1...rounds {
+            progress("large transfer, \(largeSize) MiB, round \(round) of \(rounds): through the daemon, a relay process, handed off, a socketpair")
+            streamed = min(streamed, try await LargeTransfer.throughPasteboard(daemon, size: size, handoff: false))
+            relay = min(relay, try LargeTransfer.throughRelay(size: size))
+            handedOff = min(handedOff, try await LargeTransfer.throughPasteboard(daemon, size: size, handoff: true))
+            socketPair = min(socketPair, try LargeTransfer.throughSocketPair(size: size))
+        }
+        let streamedRatio = Figure.seconds(relay) / Figure.seconds(streamed)
+        let handoffRatio = Figure.seconds(socketPair) / Figure.seconds(handedOff)
+        return [
+            BenchRow(
+                scenario: "Large transfer: \(largeSize) MiB lazy representation, live source → daemon → destination (best of \(rounds))",
+                ours: Figure.mebibytesPerSecond(size, in: streamed),
+                baseline: "\(Figure.mebibytesPerSecond(size, in: relay)) (socket → relay process → socket)",
+                ratio: streamedRatio, goal: "≥ 0.6×", met: streamedRatio >= 0.6),
+            BenchRow(
+                scenario: "Hand-off: \(largeSize) MiB through the socket the daemon passes to each side (SCM_RIGHTS, best of \(rounds))",
+                ours: Figure.mebibytesPerSecond(size, in: handedOff),
+                baseline: "\(Figure.mebibytesPerSecond(size, in: socketPair)) (socketpair copy)",
+                ratio: handoffRatio, goal: "≥ 0.8×", met: handoffRatio >= 0.8),
+        ]
+    }
+
+    private func memory() async throws -> BenchRow {
+        let daemon = try await BenchDaemon.start()
+        defer { daemon.stop() }
+        progress("memory: relaying \(memorySize) MiB through the daemon")
+        let before = daemon.residentBytes
+        daemon.resetPeak()
+        _ = try await LargeTransfer.throughPasteboard(daemon, size: memorySize << 20, handoff: false)
+        let peak = daemon.peakResidentBytes
+        return BenchRow(
+            scenario: "Memory: daemon's peak resident size relaying \(memorySize) MiB (\(Figure.mebibytes(before)) before)",
+            ours: Figure.mebibytes(peak), baseline: "— (an absolute goal)", ratio: nil,
+            goal: "≤ 64 MiB", met: peak > 0 ? peak <= 64 << 20 : nil)
+    }
+
+    private func scale() async throws -> [BenchRow] {
+        let daemon = try await BenchDaemon.start()
+        defer { daemon.stop() }
+        progress("scale: paste latency with 1 and \(items) items; \(connections) connections at once")
+        let one = try await Scale.pasteLatency(daemon, items: 1, runs: 500)
+        let many = try await Scale.pasteLatency(daemon, items: items, runs: 500)
+        let (served, elapsed) = try await Scale.concurrentConnections(daemon, count: connections)
+        let ratio = Figure.seconds(many) / Figure.seconds(one)
+        return [
+            BenchRow(
+                scenario: "Scale: paste latency with \(items) items on the pasteboard (median of 500)",
+                ours: Figure.milliseconds(many), baseline: "\(Figure.milliseconds(one)) (1 item)",
+                ratio: ratio, goal: "≤ 1.2×", met: ratio <= 1.2),
+            BenchRow(
+                scenario: "Scale: \(connections) connections open at once, each pasting",
+                ours: "\(served) served in \(Figure.milliseconds(elapsed))", baseline: "— (all must be served)",
+                ratio: nil, goal: "\(connections) served", met: served == connections),
+        ]
+    }
+
+    private func progress(_ message: String) {
+        var standardError = StandardError()
+        print("pasteboard-bench: \(message)", to: &standardError)
+    }
+
+    private static func reason<T>(_ result: Result<T, BenchError>) -> String {
+        if case .failure(let error) = result { return error.description }
+        return ""
+    }
+}
+
+/// Writes to stderr, for progress lines that stay out of the table on stdout.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        var bytes = Array(string.utf8)
+        _ = Glibc.write(2, &bytes, bytes.count)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}
