@@ -117,6 +117,8 @@ public final class RepresentationWriter: @unchecked Sendable {
     func finish() async throws {
         if let handoff {
             handoff.close()
+            let written = bytesWritten
+            progress?(LoadProgress(completed: written, total: throttle.withLock { $0.total } ?? written))
             try await connection.send(.size(SizeDeclaration(bytes: bytesWritten)), on: id)
         }
         try await connection.sendData(ByteBuffer(), on: id, end: true)
@@ -126,8 +128,9 @@ public final class RepresentationWriter: @unchecked Sendable {
     private func count(_ bytes: Int) {
         let total = written.add(bytes, ordering: .relaxed).newValue
         guard let progress else { return }
+        // The final report is `finish`'s.
         let report = throttle.withLock { throttle in
-            throttle.shouldReport(total) ? throttle.report(total) : nil
+            total != throttle.total && throttle.shouldReport(total) ? throttle.report(total) : nil
         }
         if let report { progress(LoadProgress(completed: report.completed, total: report.total)) }
     }
