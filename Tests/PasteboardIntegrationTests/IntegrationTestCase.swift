@@ -19,7 +19,8 @@ class IntegrationTestCase: XCTestCase {
         sandbox?.remove()
     }
 
-    /// Starts `tool` in the background against this test's daemon (killed at tearDown).
+    /// Starts `tool` (one of ours by name, or an absolute path) in the background against this
+    /// test's daemon (killed at tearDown).
     func start(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolProcess {
         let process = try ToolProcess(tool, arguments, environment: environment ?? sandbox.environment(), in: sandbox)
         background.append(process)
@@ -70,5 +71,27 @@ class IntegrationTestCase: XCTestCase {
 
     func changeCount(_ pasteboard: String = "general") throws -> Int {
         try XCTUnwrap(listing(pasteboard)["changeCount"] as? Int)
+    }
+
+    /// Waits until a lazy source's items are on the pasteboard.
+    func waitForLazyItems(count: Int = 1) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let items = try? listing()["items"] as? [[String: Any]], items.count == count,
+               items.allSatisfy({ (($0["representations"] as? [[String: Any]])?.first?["lazy"] as? Bool) == true }) {
+                return
+            }
+            usleep(10_000)
+        }
+        XCTFail("the lazy source's items never appeared")
+    }
+
+    /// The `progress COMPLETED TOTAL` lines among `lines` (TOTAL is `?` when unknown).
+    func progressLines(_ lines: [String]) -> [(completed: Int, total: Int?)] {
+        lines.compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[0] == "progress", let completed = Int(fields[1]) else { return nil }
+            return (completed, Int(fields[2]))
+        }
     }
 }

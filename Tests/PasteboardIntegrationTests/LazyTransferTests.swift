@@ -3,27 +3,6 @@ import XCTest
 
 /// `pb copy --lazy` as a live source, `pb paste` as the destination, a real daemon between.
 final class LazyTransferTests: IntegrationTestCase {
-    /// Waits until the lazy source's items are on the pasteboard.
-    private func waitForLazyItems(count: Int = 1) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let items = try? listing()["items"] as? [[String: Any]], items.count == count,
-               items.allSatisfy({ (($0["representations"] as? [[String: Any]])?.first?["lazy"] as? Bool) == true }) {
-                return
-            }
-            usleep(10_000)
-        }
-        XCTFail("the lazy source's items never appeared")
-    }
-
-    private func progressLines(_ lines: [String]) -> [(completed: Int, total: Int?)] {
-        lines.compactMap { line in
-            let fields = line.split(separator: " ")
-            guard fields.count == 3, fields[0] == "progress", let completed = Int(fields[1]) else { return nil }
-            return (completed, Int(fields[2]))
-        }
-    }
-
     func testLazy256MiBFileArrivesByteExactWithMonotonicProgressEndingAtTheTotal() throws {
         let size = 256 << 20
         let source = try randomFile("big.bin", size: size)

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// A `pb` (or other tool) running in the background: a lazy source serving loads, or a
-/// destination the test stops, interrupts or kills mid-transfer. Its stderr is read line by line.
+/// A `pb` (or another tool: one of ours by name, or an absolute path) running in the
+/// background: a lazy source serving loads, or a destination the test stops, interrupts or
+/// kills mid-transfer. Its stderr is read line by line.
 final class ToolProcess {
     let process = Process()
     let stdoutPath: String
@@ -12,7 +13,7 @@ final class ToolProcess {
     init(_ tool: String, _ arguments: [String], environment: [String: String], in sandbox: Sandbox) throws {
         stdoutPath = sandbox.path("bg-stdout-\(UUID().uuidString.prefix(8))")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        process.executableURL = Binaries.url(tool)
+        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Binaries.url(tool)
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
