@@ -13,7 +13,7 @@ final class ToolProcess {
     init(_ tool: String, _ arguments: [String], environment: [String: String], in sandbox: Sandbox) throws {
         stdoutPath = sandbox.path("bg-stdout-\(UUID().uuidString.prefix(8))")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : Binaries.url(tool)
+        process.executableURL = Binaries.url(tool)
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
