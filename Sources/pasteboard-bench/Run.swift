@@ -150,8 +150,7 @@ struct Run: AsyncParsableCommand {
         let daemon = try await BenchDaemon.start()
         defer { daemon.stop() }
         progress("scale: paste latency with 1 and \(items) items; \(connections) connections at once")
-        let one = try await Scale.pasteLatency(daemon, items: 1, runs: 500)
-        let many = try await Scale.pasteLatency(daemon, items: items, runs: 500)
+        let (one, many) = try await Scale.pasteLatency(daemon, items: items, runs: 500)
         let (served, elapsed) = try await Scale.concurrentConnections(daemon, count: connections)
         let ratio = Figure.seconds(many) / Figure.seconds(one)
         return [
