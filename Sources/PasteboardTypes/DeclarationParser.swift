@@ -29,9 +29,9 @@ enum DeclarationParser {
         var result = FileResult()
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONValue.parse(data)
         } catch {
-            result.problems.append(Problem(field: "(file)", message: "not valid JSON: \(describe(error))"))
+            result.problems.append(Problem(field: "(file)", message: "not valid JSON: \(error)"))
             return result
         }
         guard case .object(let object) = root else {
@@ -187,21 +187,5 @@ enum DeclarationParser {
             }
         }
         return strings
-    }
-
-    /// A one-line description of a JSON decoding error.
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? DecodingError {
-            switch error {
-            case .dataCorrupted(let context):
-                if let underlying = context.underlyingError {
-                    return "\(context.debugDescription) (\(underlying))"
-                }
-                return context.debugDescription
-            default:
-                return "\(error)"
-            }
-        }
-        return "\(error)"
     }
 }
