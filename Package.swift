@@ -27,7 +27,8 @@ let package = Package(
     targets: [
         // System calls SwiftNIO does not offer: peer credentials, detached spawning, fd passing.
         .target(name: "CPasteboardSystem"),
-        // Type registry: identifiers, conformance, MIME/extension tags, sniffing. No I/O beyond reading declaration files.
+        // Type registry: identifiers, conformance, MIME/extension tags, sniffing. No I/O beyond reading declaration files
+        // and, lazily, the shared-mime-info subclasses and aliases.
         .target(name: "PasteboardTypes"),
         // The wire format: frames, messages, error codes, flow-control bookkeeping.
         .target(

@@ -33,13 +33,13 @@ public final class PasteboardConnection: Sendable {
         self.declaredTypes = declaredTypes
     }
 
-    /// The types this process knows: built-in, the user's `types.d`, and those declared at connect.
-    /// Loaded on first use.
+    /// The types this process knows: built-in, the user's `types.d`, and those declared at connect,
+    /// with shared-mime-info for undeclared MIME types. Loaded on first use.
     public var registry: TypeRegistry {
         cachedRegistry.withLock { cached in
             if let cached { return cached }
             let environment = SocketLocation.currentEnvironment()
-            var registry = TypeRegistry.loading(userTypesDirectory: TypeRegistry.userTypesDirectory(environment: environment)).registry
+            var registry = TypeRegistry.loading(environment: environment).registry
             registry = registry.adding(declaredTypes.filter { registry.declaration(for: $0.identifier) != $0 }, source: "declared").registry
             cached = registry
             return registry

@@ -17,4 +17,15 @@ enum MIMEType {
         let head = mime.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return head.trimmingASCIIWhitespace().lowercased()
     }
+
+    /// Whether `base` (a MIME type without parameters) has the form `type/subtype`: one slash,
+    /// both sides non-empty, no spaces.
+    ///
+    /// Allocates nothing: shared-mime-info's files have a thousand MIME types to check.
+    static func isWellFormed(_ base: some StringProtocol) -> Bool {
+        let bytes = base.utf8
+        guard let slash = bytes.firstIndex(of: UInt8(ascii: "/")), slash != bytes.startIndex else { return false }
+        let subtype = bytes[bytes.index(after: slash)...]
+        return !subtype.isEmpty && !subtype.contains(UInt8(ascii: "/")) && !bytes.contains(UInt8(ascii: " "))
+    }
 }

@@ -82,9 +82,7 @@ public struct TypeDeclaration: Hashable, Sendable, Codable {
             problems.append(.init(field: field("conformsTo[\(index)]"), message: "type '\(identifier)' cannot conform to itself"))
         }
         for (index, mime) in mimeTypes.enumerated() {
-            let base = MIMEType.base(of: mime)
-            let parts = base.split(separator: "/", omittingEmptySubsequences: false)
-            if parts.count != 2 || parts.contains(where: \.isEmpty) || base.contains(" ") {
+            if !MIMEType.isWellFormed(MIMEType.base(of: mime)) {
                 problems.append(.init(field: field("mimeTypes[\(index)]"), message: "invalid MIME type '\(mime)': expected 'type/subtype'"))
             }
         }

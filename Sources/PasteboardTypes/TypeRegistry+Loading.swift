@@ -64,23 +64,24 @@ extension TypeRegistry {
         return (registry, errors)
     }
 
+    /// The registry a program gets from its `environment`: built-ins, the user's declarations from
+    /// ``userTypesDirectory(environment:)``, and the shared-mime-info databases of
+    /// ``SharedMIMEInfo/databaseDirectories(environment:)`` for undeclared MIME types.
+    ///
+    /// Only the user's declarations are read now; shared-mime-info is read when first needed (see
+    /// ``usingSharedMIMEInfo(from:)``), so this stays cheap for short-lived commands.
+    public static func loading(environment: [String: String]) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        let (registry, errors) = loading(userTypesDirectory: userTypesDirectory(environment: environment))
+        return (registry.usingSharedMIMEInfo(from: SharedMIMEInfo.databaseDirectories(environment: environment)), errors)
+    }
+
     /// `$XDG_CONFIG_HOME/pasteboard/types.d` or `$HOME/.config/pasteboard/types.d` from the given environment.
     ///
     /// A relative or empty `XDG_CONFIG_HOME` is ignored, as the XDG Base Directory spec requires;
     /// `nil` when neither variable gives an absolute path.
     public static func userTypesDirectory(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return Self.joined(config, "pasteboard/types.d")
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return Self.joined(home, ".config/pasteboard/types.d")
-        }
-        return nil
-    }
-
-    /// `directory` + `/` + `relative`, without doubling the slash.
-    private static func joined(_ directory: String, _ relative: String) -> String {
-        directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+        XDGBaseDirectory.home("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
+            .map { XDGBaseDirectory.joined($0, "pasteboard/types.d") }
     }
 
     /// Errors sorted by the index in their field's `types[N]` (stable; file-level errors first).

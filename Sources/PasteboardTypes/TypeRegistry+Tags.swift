@@ -16,12 +16,16 @@ extension TypeRegistry {
     /// The declared type with MIME type `mime`, else the dynamic type for it.
     ///
     /// Case-insensitive. A declaration's MIME type with parameters (`text/plain;charset=utf-8`) is
-    /// matched first; otherwise parameters are ignored.
+    /// matched first; otherwise parameters are ignored. With shared-mime-info attached (see
+    /// ``usingSharedMIMEInfo(from:)``), an undeclared alias gives the type of its canonical MIME
+    /// type; only then, and only for undeclared MIME types, are the database's `aliases` files read.
     public func type(forMIMEType mime: String) -> TypeIdentifier {
-        if let type = mimeIndex[MIMEType.normalized(mime)] { return type }
-        let base = MIMEType.base(of: mime)
-        if let type = mimeIndex[base] { return type }
-        return .dynamic(mimeType: base)
+        declaredType(forMIMEType: mime) ?? undeclaredType(forMIMEType: mime, in: sharedMIMEInfo?.aliases)
+    }
+
+    /// The declared type with MIME type `mime` (parameters matched first, then ignored), if any.
+    func declaredType(forMIMEType mime: String) -> TypeIdentifier? {
+        mimeIndex[MIMEType.normalized(mime)] ?? mimeIndex[MIMEType.base(of: mime)]
     }
 
     /// The declared type with filename extension `ext`; case-insensitive, with or without a leading dot.

@@ -6,8 +6,10 @@ import Foundation
 
 /// An immutable set of type declarations with precomputed conformance and tag lookups.
 ///
-/// Build one with ``builtIn``, ``loading(userTypesDirectory:)`` or ``adding(_:source:)``;
-/// every lookup after construction is a dictionary access (O(1) on average).
+/// Build one with ``builtIn``, ``loading(environment:)``, ``loading(userTypesDirectory:)`` or
+/// ``adding(_:source:)``; every lookup after construction is a dictionary access (O(1) on average),
+/// except that dynamic types walk their shared-mime-info ancestry when a database is attached
+/// (``usingSharedMIMEInfo(from:)``).
 public struct TypeRegistry: Sendable {
     /// A magic pattern and the type it identifies.
     struct MagicEntry: Sendable {
@@ -41,6 +43,8 @@ public struct TypeRegistry: Sendable {
     private(set) var dynamicTextSupertypeSet: Set<TypeIdentifier> = []
     /// `dynamicDataSupertypes` as a set.
     private(set) var dynamicDataSupertypeSet: Set<TypeIdentifier> = []
+    /// Where undeclared MIME types find their parents and aliases, if anywhere (see ``usingSharedMIMEInfo(from:)``).
+    var sharedMIMEInfo: LazySharedMIMEInfo?
 
     /// The built-in declarations, parsed from the embedded copy of `Config/types.json`.
     public static let builtIn: TypeRegistry = {
@@ -52,7 +56,7 @@ public struct TypeRegistry: Sendable {
     }()
 
     /// A registry with no declarations at all.
-    static let empty = TypeRegistry(ordered: [], sources: [:])
+    static let empty = TypeRegistry(ordered: [], sources: [:], sharedMIMEInfo: nil)
 
     /// A registry holding exactly `declarations` (no built-ins); throws the first problem found.
     ///
@@ -80,12 +84,20 @@ public struct TypeRegistry: Sendable {
     public var declarations: [TypeDeclaration] { sorted }
 
     /// The declaration of `type`; for `dyn.mime.*` types one is synthesised from the MIME type.
+    ///
+    /// A dynamic type's parents are `public.text` for `text/*` and `public.data` otherwise, unless
+    /// shared-mime-info knows better (see ``usingSharedMIMEInfo(from:)``).
     public func declaration(for type: TypeIdentifier) -> TypeDeclaration? {
         if let declaration = byIdentifier[type] { return declaration }
         guard let mime = type.dynamicMIMEType else { return nil }
-        let parent: TypeIdentifier = Self.isTextMIMEType(mime) ? .text : .data
+        let parents: [TypeIdentifier]
+        if let database = mimeDatabase {
+            parents = dynamicParents(of: type, in: database)
+        } else {
+            parents = [Self.isTextMIMEType(mime) ? .text : .data]
+        }
         return TypeDeclaration(
-            identifier: type, conformsTo: [parent], mimeTypes: [mime],
+            identifier: type, conformsTo: parents, mimeTypes: [mime],
             description: "Dynamic type for MIME type \(mime)")
     }
 
@@ -97,15 +109,17 @@ public struct TypeRegistry: Sendable {
     // MARK: - Construction
 
     /// Builds all indices from declarations that were already validated.
-    private init(ordered: [TypeDeclaration], sources: [TypeIdentifier: String]) {
+    private init(ordered: [TypeDeclaration], sources: [TypeIdentifier: String], sharedMIMEInfo: LazySharedMIMEInfo?) {
         self.ordered = ordered
         self.sources = sources
+        self.sharedMIMEInfo = sharedMIMEInfo
         for declaration in ordered {
             byIdentifier[declaration.identifier] = declaration
         }
         sorted = ordered.sorted { $0.identifier < $1.identifier }
+        let declared = byIdentifier
         for declaration in ordered {
-            let list = breadthFirstSupertypes(of: declaration.identifier)
+            let list = Self.breadthFirstSupertypes(of: declaration.identifier) { declared[$0]?.conformsTo ?? [] }
             supertypeLists[declaration.identifier] = list
             supertypeSets[declaration.identifier] = Set(list)
             for mime in declaration.mimeTypes {
@@ -138,18 +152,21 @@ public struct TypeRegistry: Sendable {
         dynamicTextSupertypeSet = Set(dynamicTextSupertypes)
     }
 
-    /// Supertypes of a declared type: parents in declaration order, then grandparents, without duplicates.
-    private func breadthFirstSupertypes(of type: TypeIdentifier) -> [TypeIdentifier] {
+    /// Supertypes of `type` given each type's direct `parents`: its parents in order, then
+    /// grandparents, without duplicates and without `type` itself (cycles are harmless).
+    static func breadthFirstSupertypes(
+        of type: TypeIdentifier, parents: (TypeIdentifier) -> [TypeIdentifier]
+    ) -> [TypeIdentifier] {
         var result: [TypeIdentifier] = []
         var seen: Set<TypeIdentifier> = [type]
-        var queue = byIdentifier[type]?.conformsTo ?? []
+        var queue = parents(type)
         var head = 0
         while head < queue.count {
             let next = queue[head]
             head += 1
             guard seen.insert(next).inserted else { continue }
             result.append(next)
-            queue.append(contentsOf: byIdentifier[next]?.conformsTo ?? [])
+            queue.append(contentsOf: parents(next))
         }
         return result
     }
@@ -251,7 +268,7 @@ public struct TypeRegistry: Sendable {
             $0.element.position != $1.element.position
                 ? $0.element.position < $1.element.position : $0.offset < $1.offset
         }.map(\.element.error)
-        let registry = newDeclarations.isEmpty ? self : TypeRegistry(ordered: self.ordered + newDeclarations, sources: newSources)
+        let registry = newDeclarations.isEmpty ? self : TypeRegistry(ordered: self.ordered + newDeclarations, sources: newSources, sharedMIMEInfo: sharedMIMEInfo)
         return (registry, ordered, rejected)
     }
 

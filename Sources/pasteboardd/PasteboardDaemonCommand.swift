@@ -106,7 +106,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         let logger = Logger(label: "pasteboardd")
         let environment = SocketLocation.currentEnvironment()
 
-        let (registry, typeErrors) = TypeRegistry.loading(userTypesDirectory: TypeRegistry.userTypesDirectory(environment: environment))
+        let (registry, typeErrors) = TypeRegistry.loading(environment: environment)
         for error in typeErrors {
             logger.warning("skipped type declaration", metadata: ["file": "\(error.file)", "field": "\(error.field)", "reason": "\(error.message)"])
         }

@@ -4,9 +4,10 @@ import PasteboardTypes
 
 /// How pb turns the type words users type into type identifiers.
 enum TypeArguments {
-    /// The registry: built-in types plus the user's types.d declarations.
+    /// The registry: built-in types, the user's types.d declarations, and shared-mime-info for
+    /// undeclared MIME types (read only if one turns up).
     static func registry() -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
-        TypeRegistry.loading(userTypesDirectory: TypeRegistry.userTypesDirectory(environment: SocketLocation.currentEnvironment()))
+        TypeRegistry.loading(environment: SocketLocation.currentEnvironment())
     }
 
     /// A type for `pb copy -t`: a declared UTI or any MIME type. Undeclared UTIs are refused

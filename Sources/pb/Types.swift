@@ -6,7 +6,10 @@ import PasteboardTypes
 struct Types: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the known types, or show one type's conformance chain, MIME types and extensions.",
-        discussion: "User types are read from $XDG_CONFIG_HOME/pasteboard/types.d/*.json (see pasteboard-types(5))."
+        discussion: """
+            User types are read from $XDG_CONFIG_HOME/pasteboard/types.d/*.json (see pasteboard-types(5)). \
+            MIME types nobody declared take their conformance from shared-mime-info (/usr/share/mime) where installed.
+            """
     )
 
     @Argument(help: ArgumentHelp("A type identifier or MIME type to describe.", valueName: "type"))

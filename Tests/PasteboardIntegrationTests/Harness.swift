@@ -17,17 +17,25 @@ final class Sandbox: Sendable {
     /// Where the daemon keeps its pasteboards ($XDG_STATE_HOME/pasteboard).
     var stateDirectory: String { root.appendingPathComponent("state/pasteboard").path }
 
-    init() throws {
+    /// `XDG_DATA_DIRS` for every tool: where shared-mime-info databases (`<dir>/mime`) are found.
+    let dataDirectories: [String]
+
+    /// A new sandbox whose tools see shared-mime-info only in `dataDirectories` (by default none,
+    /// so tests do not depend on the host's `/usr/share/mime`).
+    init(dataDirectories: [String]? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("pbtest-\(UUID().uuidString.prefix(8))")
+        self.dataDirectories = dataDirectories ?? [root.appendingPathComponent("data").path]
         try FileManager.default.createDirectory(at: root.appendingPathComponent("config"), withIntermediateDirectories: true)
     }
 
-    /// The environment every tool runs with: this sandbox's socket and config, no auto-start
-    /// unless a test asks for it.
+    /// The environment every tool runs with: this sandbox's socket, config and data directories,
+    /// no auto-start unless a test asks for it.
     func environment(autoStart: Bool = false) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["PASTEBOARD_SOCKET"] = socketPath
         environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
+        environment["XDG_DATA_DIRS"] = dataDirectories.joined(separator: ":")
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         environment.removeValue(forKey: "PASTEBOARD_NO_AUTOSTART")
         if !autoStart { environment["PASTEBOARD_NO_AUTOSTART"] = "1" }

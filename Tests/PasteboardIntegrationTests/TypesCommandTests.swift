@@ -58,4 +58,63 @@ final class TypesCommandTests: XCTestCase {
         XCTAssertEqual(paste.stdoutText, "{\"flour\":1}", "the daemon knows the user type conforms to text: \(paste.stderr)")
         XCTAssertTrue(daemon.log.contains("broken.json"), daemon.log)
     }
+
+    // MARK: shared-mime-info
+
+    /// `Tests/Fixtures/shared-mime-info`: a data directory whose `mime` holds a small database.
+    private static let sharedMIMEInfoFixture = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Tests/PasteboardIntegrationTests
+        .deletingLastPathComponent()  // Tests
+        .appendingPathComponent("Fixtures/shared-mime-info").path
+
+    /// Copies `text` as `type`, then pastes with `-t` for each of `accepted`, through a daemon in this sandbox.
+    private func copyThenPaste(_ text: String, as type: String, accepting accepted: [String]) throws -> ProcessResult {
+        let copy = try runTool("pb", ["copy", "-t", type], stdin: Data(text.utf8), environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+        return try runTool("pb", ["paste"] + accepted.flatMap { ["-t", $0] }, environment: sandbox.environment(), in: sandbox)
+    }
+
+    func testSharedMIMEInfoGivesUndeclaredMIMETypesARealChain() throws {
+        sandbox.remove()
+        sandbox = try Sandbox(dataDirectories: [Self.sharedMIMEInfoFixture])
+
+        let python = try pbTypes("text/x-python")
+        XCTAssertEqual(python.status, 0, python.stderr)
+        XCTAssertTrue(python.stdoutText.hasPrefix("dyn.mime.text/x-python  (dynamic)\n"), python.stdoutText)
+        XCTAssertTrue(python.stdoutText.contains(
+            "conforms to: dyn.mime.application/x-executable, public.plain-text, public.data, public.text, public.item, public.content\n"
+        ), python.stdoutText)
+        let alias = try pbTypes("text/x-c")
+        XCTAssertTrue(alias.stdoutText.hasPrefix("dyn.mime.text/x-csrc  (dynamic)\n"), "an alias resolves to its canonical type: \(alias.stdoutText)")
+        let declared = try pbTypes("text/html")
+        XCTAssertTrue(declared.stdoutText.contains("conforms to: public.text, public.data, public.content, public.item\n"),
+                      "declared types win: \(declared.stdoutText)")
+
+        // The daemon negotiates with the same chain: only through shared-mime-info is text/x-python plain text.
+        let daemon = try DaemonProcess.started(in: sandbox)
+        defer { daemon.stop() }
+        let paste = try copyThenPaste("print(1)\n", as: "text/x-python", accepting: ["public.plain-text"])
+        XCTAssertEqual(paste.status, 0, paste.stderr)
+        XCTAssertEqual(paste.stdoutText, "print(1)\n")
+        XCTAssertEqual(try runTool("pb", ["paste", "-t", "text"], environment: sandbox.environment(), in: sandbox).stdoutText, "print(1)\n")
+    }
+
+    func testWithoutSharedMIMEInfoEverythingStillWorks() throws {
+        // XDG_DATA_DIRS names one directory, which is empty (and so is XDG_DATA_HOME).
+        XCTAssertEqual(sandbox.environment()["XDG_DATA_DIRS"], sandbox.path("data"))
+        try FileManager.default.createDirectory(atPath: sandbox.path("data"), withIntermediateDirectories: true)
+
+        let python = try pbTypes("text/x-python")
+        XCTAssertEqual(python.status, 0, python.stderr)
+        XCTAssertTrue(python.stdoutText.contains("conforms to: public.text, public.data, public.content, public.item\n"), python.stdoutText)
+        XCTAssertTrue(try pbTypes("text/x-c").stdoutText.hasPrefix("dyn.mime.text/x-c  (dynamic)\n"))
+
+        let daemon = try DaemonProcess.started(in: sandbox)
+        defer { daemon.stop() }
+        let refused = try copyThenPaste("print(1)\n", as: "text/x-python", accepting: ["public.plain-text"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("no representation conforming to public.plain-text"), refused.stderr)
+        let paste = try runTool("pb", ["paste", "-t", "text"], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(paste.stdoutText, "print(1)\n", paste.stderr)
+    }
 }
