@@ -224,7 +224,7 @@ public final class PasteboardConnection: Sendable {
         do {
             try await outbound.write(.message(message, requestID: id))
         } catch {
-            throw PasteboardError.connectionLost("\(error)")
+            throw Self.sendFailure(error)
         }
     }
 
@@ -239,8 +239,14 @@ public final class PasteboardConnection: Sendable {
         do {
             try await outbound.write(.data(bytes, requestID: id, end: end))
         } catch {
-            throw PasteboardError.connectionLost("\(error)")
+            throw Self.sendFailure(error)
         }
+    }
+
+    /// A failed send: a cancelled task's write is a cancellation (Ctrl-C during a load), not a
+    /// lost connection.
+    private static func sendFailure(_ error: any Error) -> any Error {
+        error is CancellationError || Task.isCancelled ? CancellationError() : PasteboardError.connectionLost("\(error)")
     }
 
     /// The largest data payload this connection may put in one frame.

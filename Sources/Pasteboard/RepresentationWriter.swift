@@ -90,8 +90,9 @@ public final class RepresentationWriter: @unchecked Sendable {
         guard fd >= 0 else { throw PasteboardError.io("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { try await declareSize(Int(info.st_size)) }
-        if let handoff {
+        let isRegular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        if isRegular { try await declareSize(Int(info.st_size)) }
+        if let handoff, isRegular {  // sendfile reads regular files only; a FIFO is read below
             try await handoff.send(file: fd, path: path) { count($0) }
             return
         }
