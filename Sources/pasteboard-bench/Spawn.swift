@@ -59,7 +59,7 @@ struct Spawned {
 
     /// The absolute path of `program` on PATH, or nil.
     static func find(_ program: String) -> String? {
-        let path = String(cString: getenv("PATH") ?? strdup("/usr/bin:/bin"))
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") {
             let candidate = "\(directory)/\(program)"
             if access(candidate, X_OK) == 0 { return candidate }
