@@ -94,14 +94,15 @@ public final class PasteboardConnection: Sendable {
             let router = FrameRouter(daemonRequests: daemonRequestSink)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    let reason: String
+                    let failure: any Error
                     do {
                         for try await frame in inbound { router.route(frame) }
-                        reason = "the daemon closed the connection"
+                        failure = PasteboardError.connectionLost("the daemon closed the connection")
                     } catch {
-                        reason = "\(error)"
+                        // Cancelled (Ctrl-C during a load) is a cancellation for every request, not a lost connection.
+                        failure = Self.sendFailure(error)
                     }
-                    router.closeAll(PasteboardError.connectionLost(reason))
+                    router.closeAll(failure)
                     daemonRequestSink.finish()
                 }
                 defer { group.cancelAll() }
@@ -243,8 +244,8 @@ public final class PasteboardConnection: Sendable {
         }
     }
 
-    /// A failed send: a cancelled task's write is a cancellation (Ctrl-C during a load), not a
-    /// lost connection.
+    /// A failed send or receive: in a cancelled task it is a cancellation (Ctrl-C during a
+    /// load), not a lost connection.
     private static func sendFailure(_ error: any Error) -> any Error {
         error is CancellationError || Task.isCancelled ? CancellationError() : PasteboardError.connectionLost("\(error)")
     }
