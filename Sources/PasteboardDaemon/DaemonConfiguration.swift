@@ -31,6 +31,11 @@ public struct DaemonConfiguration: Sendable {
     /// Whether to offer descriptor hand-off (`<socket>.handoff`): local loads from a live source
     /// then run through a socket pair between source and destination instead of through the daemon.
     public var handoff = true
+    /// The most earlier contents the general pasteboard's history keeps (0 keeps no history).
+    public var historyItems: Int = 100
+    /// The most bytes of data the general pasteboard's history keeps, all entries together;
+    /// the oldest entries leave first.
+    public var historyBytes: Int = 64 << 20
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?
 
