@@ -10,7 +10,9 @@ import PasteboardTypes
 struct ClientConnection: Sendable {
     let channel: NIOAsyncChannel<Frame, Frame>
     let store: PasteboardStore
-    let configuration: DaemonConfiguration
+    /// The daemon's configuration: the connection takes its timeouts when it starts, each
+    /// request its limits when it starts, so a reload applies to what starts after it.
+    let liveConfiguration: LiveConfiguration
     let logger: Logger
     let daemonName: String
     let daemonPID: Int32
@@ -21,6 +23,7 @@ struct ClientConnection: Sendable {
 
     /// Serves the connection until the client closes it, breaks the protocol, or the task is cancelled.
     func run() async {
+        let configuration = liveConfiguration.current
         do {
             try await channel.executeThenClose { inbound, outbound in
                 let writer = FrameWriter(outbound: outbound)
@@ -38,7 +41,7 @@ struct ClientConnection: Sendable {
                     guard let first = try await frames.next() else { return }
                     let endpoint = handoff?.register()
                     defer { if let endpoint { handoff?.unregister(endpoint) } }
-                    guard let hello = try await handshake(first, writer: writer, handoff: endpoint) else { return }
+                    guard let hello = try await handshake(first, writer: writer, handoff: endpoint, configuration: configuration) else { return }
                     var logger = logger
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
@@ -69,7 +72,9 @@ struct ClientConnection: Sendable {
     }
 
     /// Checks the first frame is a compatible `hello` and answers it; nil when the connection must close.
-    private func handshake(_ frame: Frame, writer: FrameWriter, handoff endpoint: HandoffEndpoint?) async throws -> Hello? {
+    private func handshake(
+        _ frame: Frame, writer: FrameWriter, handoff endpoint: HandoffEndpoint?, configuration: DaemonConfiguration
+    ) async throws -> Hello? {
         guard frame.kind == .message, frame.requestID == 0, case .hello(let hello) = try frame.decodeMessage() else {
             throw ProtocolError(.handshakeRequired, "the first frame must be a hello message on request id 0")
         }
@@ -189,6 +194,7 @@ struct ClientConnection: Sendable {
         writes: inout [UInt32: WriteAssembly], requests: RequestTable,
         writer: FrameWriter, source: SourceConnection, logger: Logger
     ) async throws {
+        let configuration = liveConfiguration.current
         switch message {
         case .write(let request):
             try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
@@ -347,7 +353,7 @@ struct ClientConnection: Sendable {
                 try await writer.send(.error(error), on: id)
             }
         case .drag(var request):
-            request.timeout = request.timeout ?? configuration.sessionTimeout
+            request.timeout = request.timeout ?? liveConfiguration.current.sessionTimeout
             let participation = await store.beginSession(request, items: items, source: source)
             logger.info("drag session began", metadata: [
                 "session.id": "\(participation.info.id)", "items": "\(items.count)",

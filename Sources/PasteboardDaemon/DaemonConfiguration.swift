@@ -1,7 +1,11 @@
+import Logging
 import PasteboardProtocol
 
 /// Everything the daemon needs to know to run: where to listen and the limits it enforces.
-public struct DaemonConfiguration: Sendable {
+///
+/// The values come from the built-in defaults here, then the configuration file, then the
+/// command line (see ``ConfigurationSources``); ``ConfigurationKey`` names the ones a file may set.
+public struct DaemonConfiguration: Sendable, Equatable {
     /// The Unix socket path to listen on.
     public var socketPath: String
     /// The largest frame length accepted from clients (and announced in `welcome`).
@@ -36,6 +40,8 @@ public struct DaemonConfiguration: Sendable {
     /// The most bytes of data the general pasteboard's history keeps, all entries together;
     /// the oldest entries leave first.
     public var historyBytes: Int = 64 << 20
+    /// The lowest level of log message written.
+    public var logLevel: Logger.Level = .info
     /// Where user type declarations live (`types.d`), if anywhere.
     public var userTypesDirectory: String?
 

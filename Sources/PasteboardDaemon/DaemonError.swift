@@ -6,6 +6,8 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
     case unsafeDirectory(path: String, reason: String)
     /// A system call failed.
     case system(operation: String, path: String, errno: Int32)
+    /// systemd passed this process a socket (`LISTEN_PID`, `LISTEN_FDS`) that it cannot serve.
+    case socketActivation(String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
             "refusing to use socket directory \(path): \(reason)"
         case .system(let operation, let path, let code):
             "\(operation) \(path): \(String(cString: strerror(code)))"
+        case .socketActivation(let reason):
+            "cannot serve the socket systemd passed (LISTEN_FDS): \(reason)"
         }
     }
 }

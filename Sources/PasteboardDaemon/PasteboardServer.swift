@@ -11,63 +11,76 @@ import PasteboardTypes
 import ServiceLifecycle
 import Synchronization
 
-/// The daemon as a service: owns the socket, accepts connections, checks each peer's uid,
-/// and serves it until graceful shutdown.
+/// The daemon as a service: owns the socket (or serves the one systemd passed), accepts
+/// connections, checks each peer's uid, and serves it until graceful shutdown. Its
+/// configuration can change while it runs (``apply(_:)``).
 public final class PasteboardServer: Service, Sendable {
     /// The daemon's name and release, sent in `welcome`.
     public static let daemonName = "pasteboardd 0.1.0"
 
-    private let configuration: DaemonConfiguration
+    private let live: LiveConfiguration
     private let store: PasteboardStore
     private let logger: Logger
     private let lock: InstanceLock
     private let group: any EventLoopGroup
+    private let activated: ActivatedSocket?
     private let openConnections = Atomic<Int>(0)
 
     /// Prepares the socket directory, takes the single-instance lock (throws if another daemon
     /// runs), and prepares the state directory when the configuration names one.
+    ///
+    /// With `activatedSocket` (passed by systemd), the daemon serves that socket instead of
+    /// binding its own, and its path replaces the configuration's socket path. `logLevel`, when
+    /// given, follows the configuration's log level, on start and on ``apply(_:)``.
     public init(configuration: DaemonConfiguration, registry: TypeRegistry, logger: Logger,
-                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws(DaemonError) {
+                group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+                activatedSocket: ActivatedSocket? = nil, logLevel: LogLevelControl? = nil) throws(DaemonError) {
+        var configuration = configuration
+        if let activatedSocket { configuration.socketPath = activatedSocket.path }
         try SocketDirectory.prepare(SocketLocation.directory(of: configuration.socketPath))
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
-        self.configuration = configuration
+        self.live = LiveConfiguration(configuration, logLevel: logLevel)
         let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
         self.store = PasteboardStore(registry: registry, storage: storage)
         self.logger = logger
         self.group = group
+        self.activated = activatedSocket
     }
 
-    /// Binds the socket (replacing a stale one, mode 0600) and serves until shutdown.
+    /// The configuration in effect now.
+    public var configuration: DaemonConfiguration { live.current }
+
+    /// Applies a new configuration (a reload): the limits a running daemon can change take effect
+    /// for new connections and requests at once; keys that need a restart keep their running
+    /// values and are reported. See ``LiveConfiguration/apply(_:)``.
+    @discardableResult
+    public func apply(_ new: DaemonConfiguration) -> ConfigurationChange {
+        live.apply(new)
+    }
+
+    /// Serves until shutdown: the socket systemd passed, else its own, bound here (replacing a
+    /// stale one, mode 0600) and removed at the end.
     public func run() async throws {
+        let configuration = live.current
         let path = configuration.socketPath
         let restored = await store.restore(logger: logger)
         if let directory = configuration.stateDirectory {
             logger.info("restored pasteboards", metadata: ["count": "\(restored)", "directory": "\(directory)"])
         }
-        try removeStaleSocket(path)
-        let configuration = configuration
-        let previousMask = umask(0o177)
-        let serverChannel: NIOAsyncChannel<AcceptedConnection, Never>
-        do {
-            serverChannel = try await ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: 1024)
-                .childChannelOption(.recvAllocator, value: FramedReading.allocator)
-                .bind(unixDomainSocketPath: path) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: configuration.maxFrameLength))
-                    }
-                }
-        } catch {
-            umask(previousMask)
-            throw error
-        }
-        umask(previousMask)
-        chmod(path, 0o600)
+        let serverChannel = try await listen(on: path, maxFrameLength: configuration.maxFrameLength)
         let handoff = startHandoff()
-        logger.info("listening", metadata: ["socket": "\(path)", "pid": "\(getpid())", "handoff": "\(handoff?.path ?? "off")"])
+        var metadata: Logger.Metadata = ["socket": "\(path)", "pid": "\(getpid())", "handoff": "\(handoff?.path ?? "off")"]
+        if let activated {
+            metadata["activation"] = "systemd"
+            if activated.passedCount > 1 {
+                logger.warning("systemd passed more than one socket; serving only the first", metadata: ["count": "\(activated.passedCount)"])
+            }
+        }
+        logger.info("listening", metadata: metadata)
+        let ownsSocketFile = activated == nil
         defer {
             handoff?.stop()
-            unlink(path)
+            if ownsSocketFile { unlink(path) }
             logger.info("stopped", metadata: ["socket": "\(path)"])
         }
 
@@ -93,9 +106,32 @@ public final class PasteboardServer: Service, Sendable {
         await store.finishAllWatchers()
     }
 
+    /// The listening channel: on the socket systemd passed (its file left as it is), else bound
+    /// at `path` with mode 0600 after removing a stale socket there.
+    private func listen(on path: String, maxFrameLength: Int) async throws -> NIOAsyncChannel<AcceptedConnection, Never> {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .childChannelOption(.recvAllocator, value: FramedReading.allocator)
+        let accept: @Sendable (Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
+            channel.eventLoop.makeCompletedFuture {
+                AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: maxFrameLength))
+            }
+        }
+        if let activated {
+            return try await bootstrap.bind(activated.descriptor, childChannelInitializer: accept)
+        }
+        try removeStaleSocket(path)
+        let previousMask = umask(0o177)
+        defer { umask(previousMask) }
+        let channel = try await bootstrap.bind(unixDomainSocketPath: path, childChannelInitializer: accept)
+        chmod(path, 0o600)
+        return channel
+    }
+
     /// The hand-off socket, when the configuration offers hand-off and it can be bound (else
     /// every load streams through the daemon, which is logged).
     private func startHandoff() -> HandoffListener? {
+        let configuration = live.current
         guard configuration.handoff else { return nil }
         do {
             let listener = try HandoffListener(socketPath: configuration.socketPath, logger: logger)
@@ -112,6 +148,7 @@ public final class PasteboardServer: Service, Sendable {
         logger[metadataKey: "connection.id"] = "\(id)"
         let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
         defer { openConnections.wrappingSubtract(1, ordering: .relaxed) }
+        let configuration = live.current
         guard open <= configuration.maxConnections else {
             logger.warning("refused a connection over the limit", metadata: ["limit": "\(configuration.maxConnections)"])
             await refuse(connection, ProtocolError(
@@ -134,7 +171,7 @@ public final class PasteboardServer: Service, Sendable {
             return
         }
         await ClientConnection(
-            channel: connection, store: store, configuration: configuration, logger: logger,
+            channel: connection, store: store, liveConfiguration: live, logger: logger,
             daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID, handoff: handoff
         ).run()
     }

@@ -9,7 +9,8 @@ import ServiceLifecycle
 import Glibc
 #endif
 
-/// `pasteboardd`: parses options, sets up logging, and runs the daemon until SIGTERM/SIGINT.
+/// `pasteboardd`: parses options, sets up logging, and runs the daemon until SIGTERM/SIGINT,
+/// reloading its configuration file on SIGHUP.
 @main
 struct PasteboardDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,13 +18,24 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         abstract: "The Pasteboard daemon: named pasteboards and transfers between processes over a Unix socket.",
         discussion: """
             Listens on $PASTEBOARD_SOCKET, else $XDG_RUNTIME_DIR/pasteboard/pasteboardd.sock, else \
-            /tmp/pasteboard-$UID/pasteboardd.sock. Only processes of the same user may connect. \
-            pb starts the daemon by itself when nothing listens. SIGTERM and SIGINT shut it down gracefully.
+            /tmp/pasteboard-$UID/pasteboardd.sock, or on the socket systemd passes (LISTEN_FDS). Only \
+            processes of the same user may connect. pb starts the daemon by itself when nothing listens. \
+            Settings come from $XDG_CONFIG_HOME/pasteboard/pasteboardd.conf (key = value, the keys being \
+            the long options below without dashes), and options given here win over the file. SIGHUP \
+            reloads the file; SIGTERM and SIGINT shut the daemon down gracefully. Sizes take K, M or G.
             """
     )
 
+    /// The exit status for a configuration file that is missing (`--config`), unreadable or wrong (EX_CONFIG).
+    static let configurationFailure = ExitCode(78)
+
     @Option(name: .long, help: ArgumentHelp("Listen on this socket path instead of the default.", valueName: "path"))
     var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Read settings from this file instead of $XDG_CONFIG_HOME/pasteboard/pasteboardd.conf; it must exist.",
+        valueName: "path"))
+    var config: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "Keep pasteboards durably in this directory (default: $XDG_STATE_HOME/pasteboard, else ~/.local/state/pasteboard).",
@@ -39,110 +51,149 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Append logs to this file instead of stderr.", valueName: "path"))
     var logFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
-    var logLevel: String = "info"
+    @Option(name: .long, help: ArgumentHelp(
+        "Log level: trace, debug, info, notice, warning, error, critical (default: info).", valueName: "level"))
+    var logLevel: String?
 
-    @Option(name: .long, help: ArgumentHelp("Largest representation held in memory, in bytes.", valueName: "bytes"))
-    var maxRepresentationSize: Int = 256 << 20
+    @Option(name: .long, help: ArgumentHelp("Largest representation held in memory, in bytes (default: 256M).", valueName: "bytes"))
+    var maxRepresentationSize: String?
 
-    @Option(name: .long, help: ArgumentHelp("Largest frame accepted, in bytes (65536 to 1048576).", valueName: "bytes"))
-    var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
-
-    @Option(name: .long, help: ArgumentHelp("Most items one write, drag or add request may carry (so, most items on one pasteboard).", valueName: "count"))
-    var maxItems: Int = 10_000
-
-    @Option(name: .long, help: ArgumentHelp("Most client connections served at once; more are refused with limit-reached.", valueName: "count"))
-    var maxConnections: Int = 4096
-
-    @Option(name: .long, help: ArgumentHelp("Most loads (reads) one connection may have in flight at once.", valueName: "count"))
-    var maxLoadsPerConnection: Int = 16
-
-    @Option(name: .long, help: ArgumentHelp("Seconds a new connection has to send its hello (0: no limit).", valueName: "seconds"))
-    var handshakeTimeout: Double = 10
+    @Option(name: .long, help: ArgumentHelp("Largest frame accepted, in bytes, 64K to 1M (default: 1M).", valueName: "bytes"))
+    var maxFrameLength: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Close a connection idle this many seconds: no frame, no request in flight, no promise on a pasteboard (0: no limit).",
+        "Most items one write, drag or add request may carry (so, most items on one pasteboard) (default: 10000).",
+        valueName: "count"))
+    var maxItems: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Most client connections served at once; more are refused with limit-reached (default: 4096).", valueName: "count"))
+    var maxConnections: String?
+
+    @Option(name: .long, help: ArgumentHelp("Most loads (reads) one connection may have in flight at once (default: 16).", valueName: "count"))
+    var maxLoadsPerConnection: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Seconds a new connection has to send its hello (0 or none: no limit) (default: 10).", valueName: "seconds"))
+    var handshakeTimeout: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Close a connection idle this many seconds: no frame, no request in flight, no promise on a pasteboard (0 or none: no limit) (default: 600).",
         valueName: "seconds"))
-    var idleTimeout: Double = 600
+    var idleTimeout: String?
 
-    @Option(name: .long, help: ArgumentHelp("Flow-control window per transfer, in bytes.", valueName: "bytes"))
-    var window: Int = ProtocolLimits.defaultWindow
+    @Option(name: .long, help: ArgumentHelp("Flow-control window per transfer, in bytes, at least 64K (default: 4M).", valueName: "bytes"))
+    var window: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Bytes of promised data kept per pasteboard when a live source relinquishes it on exit (0 keeps none).",
+        "Bytes of promised data kept per pasteboard when a live source relinquishes it on exit (0 keeps none) (default: 64M).",
         valueName: "bytes"))
-    var captureBudget: Int = 64 << 20
+    var captureBudget: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Cancel a drag session nobody dropped within this many seconds (a source may ask for its own timeout). Default: no limit.",
+        "Cancel a drag session nobody dropped within this many seconds (a source may ask for its own timeout) (default: none).",
         valueName: "seconds"))
-    var sessionTimeout: Double?
+    var sessionTimeout: String?
+
+    /// The options that are configuration keys, as settings that win over the file.
+    private var commandLineSettings: [ConfigurationSetting] {
+        let given: [(ConfigurationKey, String?)] = [
+            (.logLevel, logLevel),
+            (.maxRepresentationSize, maxRepresentationSize),
+            (.maxFrameLength, maxFrameLength),
+            (.maxItems, maxItems),
+            (.maxConnections, maxConnections),
+            (.maxLoadsPerConnection, maxLoadsPerConnection),
+            (.handshakeTimeout, handshakeTimeout),
+            (.idleTimeout, idleTimeout),
+            (.window, window),
+            (.captureBudget, captureBudget),
+            (.sessionTimeout, sessionTimeout),
+            (.stateDirectory, stateDirectory.map(Self.absolutePath)),
+            (.memoryOnly, memoryOnly ? "yes" : nil),
+            (.noHandoff, noHandoff ? "yes" : nil),
+        ]
+        return given.compactMap { key, value in value.map { ConfigurationSetting(key, $0, origin: .commandLine) } }
+    }
 
     func validate() throws {
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
-        guard (ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) else {
-            throw ValidationError("--max-frame-length must be between 65536 and 1048576")
-        }
-        guard window >= ProtocolLimits.minimumMaxFrameLength else { throw ValidationError("--window must be at least 65536") }
-        guard maxRepresentationSize > 0 else { throw ValidationError("--max-representation-size must be positive") }
-        guard maxItems > 0 else { throw ValidationError("--max-items must be positive") }
-        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
-        guard maxLoadsPerConnection > 0 else { throw ValidationError("--max-loads-per-connection must be positive") }
-        guard handshakeTimeout >= 0, idleTimeout >= 0 else { throw ValidationError("timeouts must be 0 (no limit) or more seconds") }
-        guard captureBudget >= 0 else { throw ValidationError("--capture-budget must be 0 or more") }
         if memoryOnly && stateDirectory != nil { throw ValidationError("give --state-directory or --memory-only, not both") }
-        if let sessionTimeout, !(sessionTimeout > 0) { throw ValidationError("--session-timeout must be more than 0 seconds") }
+        var scratch = DaemonConfiguration(socketPath: "")
+        for setting in commandLineSettings {
+            do {
+                try setting.apply(to: &scratch, environment: [:])
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        let socketPath = socket ?? SocketLocation.socketPath(environment: SocketLocation.currentEnvironment())
-        if let logFile { try redirectStandardError(to: logFile, socketPath: socketPath) }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "pasteboardd")
         let environment = SocketLocation.currentEnvironment()
+        let activation = Result { () throws(DaemonError) in try ActivatedSocket.takeFromEnvironment() }
+        let socketPath = (try? activation.get())??.path ?? socket ?? SocketLocation.socketPath(environment: environment)
+        if let logFile { try redirectStandardError(to: logFile, socketPath: socketPath) }
+        let logLevels = LogLevelControl()
+        LoggingSystem.bootstrap { label in logLevels.makeHandler(label: label) }
+        let logger = Logger(label: "pasteboardd")
+
+        let activated: ActivatedSocket?
+        do {
+            activated = try activation.get()
+        } catch {
+            logger.error("\(error)")
+            throw ExitCode.failure
+        }
+        if let activated, let socket, socket != activated.path {
+            logger.warning("ignoring --socket: serving the socket systemd passed", metadata: ["socket": "\(activated.path)"])
+        }
+
+        var defaults = DaemonConfiguration(socketPath: socketPath)
+        defaults.stateDirectory = DurableStorage.defaultDirectory(environment: environment)
+        let sources = ConfigurationSources(
+            defaults: defaults, file: ConfigurationFile.located(explicitPath: config, environment: environment),
+            commandLine: commandLineSettings, environment: environment)
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try sources.load()
+        } catch {
+            logger.error("\(error)")
+            throw Self.configurationFailure
+        }
+        logLevels.level = configuration.logLevel
 
         let (registry, typeErrors) = TypeRegistry.loading(environment: environment)
         for error in typeErrors {
             logger.warning("skipped type declaration", metadata: ["file": "\(error.file)", "field": "\(error.field)", "reason": "\(error.message)"])
         }
-
-        var configuration = DaemonConfiguration(socketPath: socketPath)
-        configuration.maxRepresentationSize = maxRepresentationSize
-        configuration.captureBudget = captureBudget
-        configuration.sessionTimeout = sessionTimeout
-        configuration.maxItemsPerPasteboard = maxItems
-        configuration.maxConnections = maxConnections
-        configuration.maxLoadsPerConnection = maxLoadsPerConnection
-        configuration.handshakeTimeout = handshakeTimeout > 0 ? handshakeTimeout : nil
-        configuration.idleTimeout = idleTimeout > 0 ? idleTimeout : nil
-        raiseOpenFileLimit(toServe: maxConnections, logger: logger)
-        configuration.stateDirectory = memoryOnly ? nil : stateDirectory ?? DurableStorage.defaultDirectory(environment: environment)
+        raiseOpenFileLimit(toServe: configuration.maxConnections, logger: logger)
         // A file-size limit makes a write fail (EFBIG) instead of killing the daemon.
         signal(SIGXFSZ, SIG_IGN)
-        configuration.maxFrameLength = maxFrameLength
-        configuration.window = window
-        configuration.handoff = !noHandoff
 
         let server: PasteboardServer
         do {
-            server = try PasteboardServer(configuration: configuration, registry: registry, logger: logger)
+            server = try PasteboardServer(
+                configuration: configuration, registry: registry, logger: logger, activatedSocket: activated, logLevel: logLevels)
         } catch {
             logger.error("\(error)")
             throw ExitCode.failure
         }
+        let reloader = await ConfigurationReloader(server: server, sources: sources, logger: logger)
         let services = ServiceGroup(
             configuration: .init(
-                services: [.init(service: server)],
+                services: [.init(service: server), .init(service: reloader)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )
         )
         try await services.run()
+    }
+
+    /// `path` made absolute against the working directory (the configuration wants absolute paths).
+    private static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
+        defer { free(directory) }
+        return String(cString: directory) + "/" + path
     }
 
     /// Raises the soft limit on open files to the hard limit, so the daemon can hold the

@@ -1,0 +1,33 @@
+/// Sizes in bytes as people write them in the configuration file and in options: a whole number,
+/// optionally followed by `K`, `M` or `G` (1024, 1024², 1024³; either case), as in `64M`.
+public enum ByteSize {
+    /// The number of bytes `text` stands for; nil when it is not a size or does not fit an `Int`.
+    public static func parse(_ text: String) -> Int? {
+        var digits = Substring(text)
+        var multiplier = 1
+        if let last = digits.last, let power = suffixes.firstIndex(where: { $0 == Character(last.uppercased()) }) {
+            multiplier = 1 << (10 * (power + 1))
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else { return nil }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : bytes
+    }
+
+    /// `bytes` in the shortest form ``parse(_:)`` reads back exactly: `64M` for 67108864, `1000` for 1000.
+    public static func format(_ bytes: Int) -> String {
+        guard bytes != 0 else { return "0" }
+        for (index, suffix) in suffixes.enumerated().reversed() {
+            let unit = 1 << (10 * (index + 1))
+            if bytes % unit == 0 { return "\(bytes / unit)\(suffix)" }
+        }
+        return "\(bytes)"
+    }
+
+    private static let suffixes: [Character] = ["K", "M", "G"]
+}
+
+extension Character {
+    /// True for `0` to `9`.
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

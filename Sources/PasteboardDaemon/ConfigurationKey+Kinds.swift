@@ -1,0 +1,143 @@
+import Logging
+
+/// The kinds of value a key takes: sizes, counts, seconds, yes/no, a log level, a directory.
+extension ConfigurationKey {
+    /// A size in bytes (see ``ByteSize``) from `minimum` up to `maximum`, if any.
+    static func size(
+        _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Int> & Sendable,
+        minimum: Int, maximum: Int? = nil, needsRestart: Bool = false
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, needsRestart: needsRestart,
+            store: { text, configuration, _ throws(InvalidValue) in
+                guard let bytes = ByteSize.parse(text) else {
+                    throw InvalidValue("'\(text)' is not a size in bytes (a whole number, optionally followed by K, M or G)")
+                }
+                if let maximum, !(minimum...maximum).contains(bytes) {
+                    throw InvalidValue("must be from \(ByteSize.format(minimum)) to \(ByteSize.format(maximum)) (\(minimum) to \(maximum) bytes), not \(text)")
+                }
+                if bytes < minimum {
+                    throw InvalidValue(minimum == 1
+                        ? "must be more than 0, not \(text)"
+                        : "must be at least \(ByteSize.format(minimum)) (\(minimum) bytes), not \(text)")
+                }
+                configuration[keyPath: path] = bytes
+            },
+            show: { ByteSize.format($0[keyPath: path]) },
+            transfer: { $1[keyPath: path] = $0[keyPath: path] }
+        )
+    }
+
+    /// A whole number, at least `minimum`.
+    static func count(
+        _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Int> & Sendable, minimum: Int, needsRestart: Bool = false
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, needsRestart: needsRestart,
+            store: { text, configuration, _ throws(InvalidValue) in
+                guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let count = Int(text) else {
+                    throw InvalidValue("'\(text)' is not a whole number")
+                }
+                guard count >= minimum else { throw InvalidValue("must be at least \(minimum), not \(text)") }
+                configuration[keyPath: path] = count
+            },
+            show: { String($0[keyPath: path]) },
+            transfer: { $1[keyPath: path] = $0[keyPath: path] }
+        )
+    }
+
+    /// Seconds, possibly with a fraction, or `none` for no limit (stored as nil); with
+    /// `zeroMeansNoLimit`, 0 is no limit too, else it is not allowed.
+    static func seconds(
+        _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Double?> & Sendable,
+        zeroMeansNoLimit: Bool, needsRestart: Bool = false
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, needsRestart: needsRestart,
+            store: { text, configuration, _ throws(InvalidValue) in
+                if text == "none" {
+                    configuration[keyPath: path] = nil
+                    return
+                }
+                guard let first = text.first, first.isASCIIDigit || first == ".", let seconds = Double(text), seconds.isFinite else {
+                    throw InvalidValue("'\(text)' is not a number of seconds, or none")
+                }
+                if seconds == 0 {
+                    guard zeroMeansNoLimit else { throw InvalidValue("must be more than 0 seconds, or none for no limit, not \(text)") }
+                    configuration[keyPath: path] = nil
+                    return
+                }
+                configuration[keyPath: path] = seconds
+            },
+            show: { configuration in
+                guard let seconds = configuration[keyPath: path] else { return "none" }
+                return seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+            },
+            transfer: { $1[keyPath: path] = $0[keyPath: path] }
+        )
+    }
+
+    /// `yes` or `no` (also `true`/`false`, `on`/`off`, `1`/`0`); with `inverted`, `yes` stores false.
+    static func flag(
+        _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Bool> & Sendable, inverted: Bool = false, needsRestart: Bool = false
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, needsRestart: needsRestart,
+            store: { text, configuration, _ throws(InvalidValue) in
+                configuration[keyPath: path] = try parseFlag(text) != inverted
+            },
+            show: { ($0[keyPath: path] != inverted) ? "yes" : "no" },
+            transfer: { $1[keyPath: path] = $0[keyPath: path] }
+        )
+    }
+
+    /// `log-level`: one of swift-log's levels, by name.
+    public static let logLevel = ConfigurationKey(
+        name: "log-level", needsRestart: false,
+        store: { text, configuration, _ throws(InvalidValue) in
+            guard let level = Logger.Level(rawValue: text) else {
+                throw InvalidValue("'\(text)' is not a log level (\(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            configuration.logLevel = level
+        },
+        show: { $0.logLevel.rawValue },
+        transfer: { $1.logLevel = $0.logLevel }
+    )
+
+    /// `state-directory`: an absolute path, or one starting with `~/` (under `$HOME`).
+    public static let stateDirectory = ConfigurationKey(
+        name: "state-directory", needsRestart: true,
+        store: { text, configuration, environment throws(InvalidValue) in
+            if text.hasPrefix("~/") {
+                guard let home = environment["HOME"], home.hasPrefix("/") else {
+                    throw InvalidValue("cannot expand '~/': HOME is not set to an absolute path")
+                }
+                configuration.stateDirectory = (home.hasSuffix("/") ? String(home.dropLast()) : home) + text.dropFirst()
+            } else {
+                guard text.hasPrefix("/") else { throw InvalidValue("must be an absolute path or start with ~/, not '\(text)'") }
+                configuration.stateDirectory = text
+            }
+        },
+        show: { $0.stateDirectory ?? "none (memory only)" },
+        transfer: { $1.stateDirectory = $0.stateDirectory }
+    )
+
+    /// `memory-only`: `yes` keeps nothing on disk (no state directory); `no` leaves the state directory as it is.
+    public static let memoryOnly = ConfigurationKey(
+        name: "memory-only", needsRestart: true,
+        store: { text, configuration, _ throws(InvalidValue) in
+            if try parseFlag(text) { configuration.stateDirectory = nil }
+        },
+        show: { $0.stateDirectory == nil ? "yes" : "no" },
+        transfer: { $1.stateDirectory = $0.stateDirectory }
+    )
+
+    /// The truth value of a yes/no setting as written.
+    static func parseFlag(_ text: String) throws(InvalidValue) -> Bool {
+        switch text.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw InvalidValue("'\(text)' is not yes or no")
+        }
+    }
+}
