@@ -18,22 +18,26 @@ final class ActivatedSocketTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// A Unix socket of `type` bound at `name` in the test's directory, or with nil, to an
+    /// abstract name the kernel picks (autobind).
     private func unixSocket(_ type: Int32, boundAt name: String?, listening: Bool) throws -> Int32 {
         let fd = socket(AF_UNIX, type, 0)
         XCTAssertGreaterThanOrEqual(fd, 0)
         descriptors.append(fd)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var length = socklen_t(MemoryLayout<sa_family_t>.size)
         if let name {
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
             let path = directory + "/" + name
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
                 for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
             }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            XCTAssertEqual(bound, 0, String(cString: strerror(errno)))
+            length = socklen_t(MemoryLayout<sockaddr_un>.size)
         }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        XCTAssertEqual(bound, 0, String(cString: strerror(errno)))
         if listening { XCTAssertEqual(listen(fd, 8), 0) }
         return fd
     }

@@ -16,6 +16,14 @@ final class Sandbox: Sendable {
     var socketDirectory: String { root.appendingPathComponent("run").path }
     /// Where the daemon keeps its pasteboards ($XDG_STATE_HOME/pasteboard).
     var stateDirectory: String { root.appendingPathComponent("state/pasteboard").path }
+    /// The daemon's configuration file ($XDG_CONFIG_HOME/pasteboard/pasteboardd.conf; none at first).
+    var configurationFile: String { root.appendingPathComponent("config/pasteboard/pasteboardd.conf").path }
+
+    /// Writes the daemon's configuration file.
+    func writeConfiguration(_ text: String) throws {
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("config/pasteboard"), withIntermediateDirectories: true)
+        try text.write(toFile: configurationFile, atomically: true, encoding: .utf8)
+    }
 
     /// `XDG_DATA_DIRS` for every tool: where shared-mime-info databases (`<dir>/mime`) are found.
     let dataDirectories: [String]
@@ -45,6 +53,16 @@ final class Sandbox: Sendable {
     func path(_ name: String) -> String { root.appendingPathComponent(name).path }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// Polls `condition` until it holds (true) or `timeout` seconds pass (false).
+func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
 }
 
 /// Where `swift build` put pb and pasteboardd: beside the test bundle's executable.
@@ -123,6 +141,16 @@ final class DaemonProcess {
     }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Sends `number` to the daemon.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits (up to 10 seconds) until `count` lines of the log contain `text`; false if they never do.
+    func waitForLog(_ text: String, count: Int = 1) -> Bool {
+        eventually { self.log.split(separator: "\n").filter { $0.contains(text) }.count >= count }
+    }
 
     /// SIGKILL, then wait: the daemon gets no chance to clean up.
     func kill9() {
