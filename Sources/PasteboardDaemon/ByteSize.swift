@@ -26,8 +26,3 @@ public enum ByteSize {
 
     private static let suffixes: [Character] = ["K", "M", "G"]
 }
-
-extension Character {
-    /// True for `0` to `9`.
-    var isASCIIDigit: Bool { isASCII && isNumber }
-}

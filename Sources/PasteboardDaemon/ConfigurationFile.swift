@@ -112,7 +112,7 @@ public struct ConfigurationFile: Sendable, Equatable {
 
 extension Substring {
     /// Without leading and trailing spaces and tabs.
-    func trimmingBlanks() -> Substring {
+    fileprivate func trimmingBlanks() -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
         return self[first...last]
