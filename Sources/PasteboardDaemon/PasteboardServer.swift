@@ -32,7 +32,7 @@ public final class PasteboardServer: Service, Sendable {
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
         self.configuration = configuration
         let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
-        self.store = PasteboardStore(registry: registry, storage: storage)
+        self.store = PasteboardStore(registry: registry, storage: storage, historyLimits: configuration.historyLimits)
         self.logger = logger
         self.group = group
     }

@@ -89,6 +89,11 @@ extension Message: Codable {
         case "proposed": self = .proposed(try DestinationReport(from: decoder))
         case "dropped": self = .dropped(try DestinationReport(from: decoder))
         case "ended": self = .ended(try SessionEnd(from: decoder))
+        case "history": self = .history
+        case "history-search": self = .historySearch(try HistorySearchRequest(from: decoder))
+        case "history-list": self = .historyList(try HistoryList(from: decoder))
+        case "history-restore": self = .historyRestore(try HistoryRestoreRequest(from: decoder))
+        case "history-clear": self = .historyClear
         default: throw ProtocolError(.unknownMessage, "unknown message op '\(type)'")
         }
     }
@@ -122,7 +127,10 @@ extension Message: Codable {
         case .proposed(let value), .dropped(let value): try value.encode(to: encoder)
         case .ended(let value): try value.encode(to: encoder)
         case .sessions(let value): try value.encode(to: encoder)
-        case .cancel, .relinquish: break
+        case .historySearch(let value): try value.encode(to: encoder)
+        case .historyList(let value): try value.encode(to: encoder)
+        case .historyRestore(let value): try value.encode(to: encoder)
+        case .cancel, .relinquish, .history, .historyClear: break
         }
     }
 }

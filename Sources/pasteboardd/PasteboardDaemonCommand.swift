@@ -78,6 +78,16 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var sessionTimeout: Double?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Most entries the general pasteboard's history keeps; the oldest leave first (0: no history).",
+        valueName: "count"))
+    var historyItems: Int = 100
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Most bytes of data the history's entries hold together; the oldest leave first, and a larger entry is not kept.",
+        valueName: "bytes"))
+    var historyBytes: Int = 64 << 20
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard (ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) else {
@@ -90,6 +100,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         guard maxLoadsPerConnection > 0 else { throw ValidationError("--max-loads-per-connection must be positive") }
         guard handshakeTimeout >= 0, idleTimeout >= 0 else { throw ValidationError("timeouts must be 0 (no limit) or more seconds") }
         guard captureBudget >= 0 else { throw ValidationError("--capture-budget must be 0 or more") }
+        guard historyItems >= 0, historyBytes >= 0 else { throw ValidationError("--history-items and --history-bytes must be 0 or more") }
         if memoryOnly && stateDirectory != nil { throw ValidationError("give --state-directory or --memory-only, not both") }
         if let sessionTimeout, !(sessionTimeout > 0) { throw ValidationError("--session-timeout must be more than 0 seconds") }
     }
@@ -127,6 +138,8 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         configuration.maxFrameLength = maxFrameLength
         configuration.window = window
         configuration.handoff = !noHandoff
+        configuration.historyItems = historyItems
+        configuration.historyBytes = historyBytes
 
         let server: PasteboardServer
         do {

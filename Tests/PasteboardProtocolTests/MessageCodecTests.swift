@@ -53,6 +53,19 @@ final class MessageCodecTests: XCTestCase {
         .read(ReadRequest(session: 2, item: 1, accept: ["public.png"])),
         .produce(ProduceRequest(promise: 1, pasteboard: nil, session: 2, item: 0, type: "public.png")),
         .declare(DeclareRequest(types: [TypeDeclaration(identifier: "com.example.thing", conformsTo: [.data], mimeTypes: ["application/x-thing"])])),
+        .history,
+        .historySearch(HistorySearchRequest(text: "Hello")),
+        .historyRestore(HistoryRestoreRequest(index: 2)),
+        .historyClear,
+        .historyList(HistoryList(entries: [])),
+        .historyList(HistoryList(entries: [
+            HistoryEntryInfo(index: 0, changeCount: 7, time: 1_763_700_000.25, current: true, size: 5, preview: "hello",
+                             items: [ItemInfo(representations: [RepresentationInfo(type: "public.utf8-plain-text", size: 5, mimeType: "text/plain;charset=utf-8")])]),
+            HistoryEntryInfo(index: 1, changeCount: 3, time: 1_763_600_000, size: 9, items: [
+                ItemInfo(representations: [RepresentationInfo(type: "public.png", size: 9, lazy: true)], suggestedName: "a.png"),
+            ]),
+        ])),
+        .error(ProtocolError(.noSuchEntry, "the history has no entry 5: its entries are 0 to 1")),
     ]
 
     func testEveryMessageRoundTrips() throws {
