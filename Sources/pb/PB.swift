@@ -15,7 +15,7 @@ struct PB: AsyncParsableCommand {
 
             Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable.
             """,
-        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, History.self, Drag.self, Drop.self, Sessions.self, Types.self]
+        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self]
     )
 
     /// Runs the command, mapping every failure to one line on stderr and pb's exit codes.
