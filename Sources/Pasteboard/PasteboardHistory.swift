@@ -20,13 +20,13 @@ public struct PasteboardHistory: Sendable {
     /// Every entry, newest first: change count, time, items (types and sizes, never data) and a
     /// preview of its text.
     public func entries() async throws -> [HistoryEntryInfo] {
-        try await list(.history)
+        try await list { .history(HistoryRequest(start: $0)) }
     }
 
     /// The entries with a text representation that contains `text`, ignoring case, each with
     /// its index in the whole history. `text` must not be empty.
     public func search(_ text: String) async throws -> [HistoryEntryInfo] {
-        try await list(.historySearch(HistorySearchRequest(text: text)))
+        try await list { .historySearch(HistorySearchRequest(text: text, start: $0)) }
     }
 
     /// Makes entry `index` the general pasteboard's content again (a new change count, which is
@@ -46,9 +46,17 @@ public struct PasteboardHistory: Sendable {
         guard case .ok = reply else { throw PasteboardConnection.unexpected(reply) }
     }
 
-    private func list(_ request: Message) async throws -> [HistoryEntryInfo] {
-        let reply = try await connection.answer(to: request)
-        guard case .historyList(let list) = reply else { throw PasteboardConnection.unexpected(reply) }
-        return list.entries
+    /// Every entry the `request` for each start index describes, asking again from one past the
+    /// last entry while the daemon says there are more than fit in one answer.
+    private func list(_ request: (Int?) -> Message) async throws -> [HistoryEntryInfo] {
+        var entries: [HistoryEntryInfo] = []
+        var start: Int?
+        while true {
+            let reply = try await connection.answer(to: request(start))
+            guard case .historyList(let list) = reply else { throw PasteboardConnection.unexpected(reply) }
+            entries += list.entries
+            guard list.more == true, let last = list.entries.last else { return entries }
+            start = last.index + 1
+        }
     }
 }

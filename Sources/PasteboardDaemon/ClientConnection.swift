@@ -302,11 +302,17 @@ struct ClientConnection: Sendable {
                 requests.remove(id)  // before the terminal frame: the id is free once the client sees it
                 try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
             }, to: id)
-        case .history:
-            try await writer.send(.historyList(await store.historyList()), on: id)
+        case .history(let request):
+            do {
+                let list = try await store.historyList(from: request.start ?? 0, frameLimit: configuration.maxFrameLength)
+                try await writer.send(.historyList(list), on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
+            }
         case .historySearch(let request):
             do {
-                try await writer.send(.historyList(try await store.searchHistory(request.text)), on: id)
+                let list = try await store.searchHistory(request.text, from: request.start ?? 0, frameLimit: configuration.maxFrameLength)
+                try await writer.send(.historyList(list), on: id)
             } catch let error as ProtocolError {
                 try await writer.send(.error(error), on: id)
             }

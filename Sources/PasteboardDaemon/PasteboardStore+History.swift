@@ -13,20 +13,28 @@ import PasteboardProtocol
 /// Every change of the history's files happens during a write turn of the general pasteboard
 /// (`beginWrite`), so the files follow the history in memory in order.
 extension PasteboardStore {
-    /// The history, newest first.
-    public func historyList() -> HistoryList {
-        HistoryList(entries: history.entries.indices.map(historyInfo))
+    /// The history from entry `start` on, newest first, as many entries as fit in a frame of
+    /// `frameLimit` bytes (see `HistoryList.fitting`). Throws `invalid-argument` for a negative start.
+    public func historyList(from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
+        let indices = try self.indices(from: start)
+        return HistoryList.fitting(indices.lazy.map(historyInfo), in: frameLimit)
     }
 
-    /// The entries with a text representation that contains `text`, ignoring case, with their
-    /// indices in the whole history. Throws `invalid-argument` for empty text.
-    public func searchHistory(_ text: String) throws(ProtocolError) -> HistoryList {
+    /// The entries from `start` on with a text representation that contains `text`, ignoring
+    /// case, with their indices in the whole history; as many as fit in a frame of `frameLimit`
+    /// bytes. Throws `invalid-argument` for empty text or a negative start.
+    public func searchHistory(_ text: String, from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
         guard !text.isEmpty else { throw ProtocolError(.invalidArgument, "'text' must not be empty") }
         let needle = text.lowercased()
         let registry = registry
-        return HistoryList(entries: history.entries.indices
-            .filter { history.entries[$0].containsText(needle, registry: registry) }
-            .map(historyInfo))
+        let matching = try indices(from: start).lazy.filter { self.history.entries[$0].containsText(needle, registry: registry) }
+        return HistoryList.fitting(matching.map(historyInfo), in: frameLimit)
+    }
+
+    /// The indices of the entries from `start` on.
+    private func indices(from start: Int) throws(ProtocolError) -> Range<Int> {
+        guard start >= 0 else { throw ProtocolError(.invalidArgument, "'start' must be 0 or more, not \(start)") }
+        return min(start, history.entries.count)..<history.entries.count
     }
 
     /// Makes entry `index` the general pasteboard's content again, as a write: stored first, a

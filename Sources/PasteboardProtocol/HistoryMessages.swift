@@ -1,9 +1,23 @@
+/// `history`: describe the general pasteboard's history, from entry `start` on.
+public struct HistoryRequest: Sendable, Equatable, Codable {
+    /// The index of the first entry to describe (absent: 0, the newest). An answer holds as many
+    /// entries as fit in one frame; when it says `more`, ask again from the next index.
+    public var start: Int?
+
+    public init(start: Int? = nil) { self.start = start }
+}
+
 /// `history-search`: the text to look for in the general pasteboard's history.
 public struct HistorySearchRequest: Sendable, Equatable, Codable {
     /// Matched case-insensitively as a substring of each entry's text representations; never empty.
     public var text: String
+    /// Search the entries from this index on (absent: 0), as in `history`.
+    public var start: Int?
 
-    public init(text: String) { self.text = text }
+    public init(text: String, start: Int? = nil) {
+        self.text = text
+        self.start = start
+    }
 }
 
 /// `history-restore`: which history entry becomes the general pasteboard's content again.
@@ -18,8 +32,14 @@ public struct HistoryRestoreRequest: Sendable, Equatable, Codable {
 public struct HistoryList: Sendable, Equatable, Codable {
     /// The entries, newest first (for a search, only those that match).
     public var entries: [HistoryEntryInfo]
+    /// True when entries after the last one were left out to fit the answer in one frame: ask
+    /// again with `start` one past the last entry's index.
+    public var more: Bool?
 
-    public init(entries: [HistoryEntryInfo]) { self.entries = entries }
+    public init(entries: [HistoryEntryInfo], more: Bool? = nil) {
+        self.entries = entries
+        self.more = more
+    }
 }
 
 /// One entry of the general pasteboard's history as described on the wire: an earlier (or the

@@ -65,7 +65,7 @@ public enum Message: Sendable, Equatable {
     /// Daemon → drag source, on its `drag`/`add`: the session ended. Terminal.
     case ended(SessionEnd)
     /// Client → daemon: describe the general pasteboard's history, newest first.
-    case history
+    case history(HistoryRequest)
     /// Client → daemon: the history entries whose text contains some text.
     case historySearch(HistorySearchRequest)
     /// Daemon → client: the answer to `history` and `history-search`. Terminal.

@@ -89,7 +89,7 @@ extension Message: Codable {
         case "proposed": self = .proposed(try DestinationReport(from: decoder))
         case "dropped": self = .dropped(try DestinationReport(from: decoder))
         case "ended": self = .ended(try SessionEnd(from: decoder))
-        case "history": self = .history
+        case "history": self = .history(try HistoryRequest(from: decoder))
         case "history-search": self = .historySearch(try HistorySearchRequest(from: decoder))
         case "history-list": self = .historyList(try HistoryList(from: decoder))
         case "history-restore": self = .historyRestore(try HistoryRestoreRequest(from: decoder))
@@ -127,10 +127,11 @@ extension Message: Codable {
         case .proposed(let value), .dropped(let value): try value.encode(to: encoder)
         case .ended(let value): try value.encode(to: encoder)
         case .sessions(let value): try value.encode(to: encoder)
+        case .history(let value): try value.encode(to: encoder)
         case .historySearch(let value): try value.encode(to: encoder)
         case .historyList(let value): try value.encode(to: encoder)
         case .historyRestore(let value): try value.encode(to: encoder)
-        case .cancel, .relinquish, .history, .historyClear: break
+        case .cancel, .relinquish, .historyClear: break
         }
     }
 }

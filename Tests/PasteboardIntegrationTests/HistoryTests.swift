@@ -359,6 +359,44 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdoutText, "Lazy words handed over")
     }
 
+    func testAHistoryLargerThanAFrameIsListedWhole() throws {
+        try restart(arguments: ["--max-frame-length", "65536"])
+        for copy in 0..<5 {
+            let files = try (0..<200).map { file -> String in
+                let path = sandbox.path("c\(copy)-\(file).txt")
+                try Data("copy \(copy) file \(file)".utf8).write(to: URL(fileURLWithPath: path))
+                return path
+            }
+            try runToolOK(["copy"] + files)
+        }
+
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        defer { client.close() }
+        XCTAssertEqual(try client.hello().op, "welcome")
+        try client.sendMessage(["op": "history"], requestID: 1)
+        let first = try XCTUnwrap(client.receive()?.json)
+        let page = try XCTUnwrap(first["entries"] as? [[String: Any]])
+        XCTAssertEqual(first["more"] as? Bool, true, "five entries of 200 items do not fit in 64 KiB")
+        XCTAssertGreaterThan(page.count, 0)
+        XCTAssertLessThan(page.count, 5)
+        try client.sendMessage(["op": "history", "start": page.count], requestID: 2)
+        let second = try XCTUnwrap(client.receive()?.json)
+        XCTAssertEqual((second["entries"] as? [[String: Any]])?.first?["index"] as? Int, page.count, "the next page starts where asked")
+
+        let entries = try history()
+        XCTAssertEqual(entries.map { $0["index"] as? Int }, [0, 1, 2, 3, 4], "pb asks for every page")
+        XCTAssertEqual(entries.map { ($0["items"] as? [Any])?.count }, [200, 200, 200, 200, 200])
+        XCTAssertEqual(entries.first?["preview"] as? String, "copy 4 file 0")
+        let found = try pbOK("history", "search", "FILE 0").stdoutText.split(separator: "\n")
+        XCTAssertEqual(found.count, 5, "a search goes through every page too")
+    }
+
+    /// Runs `pb` with an argument list built at run time, failing the test unless it exits 0.
+    private func runToolOK(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try runTool("pb", arguments, environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+    }
+
     // MARK: - Protocol
 
     func testTheProtocolRefusesBadHistoryRequests() throws {
