@@ -9,8 +9,9 @@ struct HistorySearch: AsyncParsableCommand {
         abstract: "List the history entries whose text contains TEXT, ignoring case.",
         discussion: """
             Entries are listed as pb history lists them, with their indices in the whole history, \
-            so that pb history restore takes them. Every text representation of every item is \
-            searched (types conforming to public.text, read as UTF-8). Exits 1 when no entry matches.
+            so that pb history restore takes them. Every text representation the daemon holds is \
+            searched (types conforming to public.text, read as UTF-8; not files). Exits 1 when no \
+            entry matches.
             """
     )
 
