@@ -27,7 +27,12 @@ extension JSONValue {
         func error(_ reason: String) -> SyntaxError { SyntaxError(offset: offset, reason: reason) }
 
         mutating func skipWhitespace() {
-            while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+                default: return
+                }
+            }
         }
 
         mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
@@ -94,6 +99,16 @@ extension JSONValue {
 
         mutating func string() throws(SyntaxError) -> String {
             offset += 1
+            // Most strings have no escapes and are ASCII: take their bytes as they are.
+            var end = offset
+            while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\") {
+                if bytes[end] == UInt8(ascii: "\"") {
+                    let text = String(decoding: bytes[offset..<end], as: UTF8.self)
+                    offset = end + 1
+                    return text
+                }
+                end += 1
+            }
             var scalars = String.UnicodeScalarView()
             var run = offset
             func flush(_ end: Int) {
