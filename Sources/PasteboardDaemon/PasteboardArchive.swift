@@ -3,11 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CPasteboardSystem
 import NIOCore
 import PasteboardProtocol
@@ -87,10 +82,8 @@ enum PasteboardArchive {
                 }
             )
         })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding plain Codable structs cannot fail.
-        let headerBytes = Array(try! encoder.encode(header))
+        // Encoding plain Codable structs of strings and integers cannot fail.
+        let headerBytes = try! JSONBytesEncoder.encode(header)
         var prefix = magic
         prefix += bigEndian(UInt32(headerBytes.count))
         prefix += headerBytes
@@ -152,7 +145,7 @@ enum PasteboardArchive {
         else { throw Failure(description: "\(path) is not a pasteboard archive") }
         let header: Header
         do {
-            header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+            header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
         } catch {
             throw Failure(description: "\(path) has an unreadable header: \(error)")
         }
