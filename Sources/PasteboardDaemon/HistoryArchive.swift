@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
@@ -45,10 +40,8 @@ enum HistoryArchive {
         var body: [ByteBuffer] = []
         let items = entry.keptItems.map { ArchivedItem($0, body: &body) }
         let header = Header(sequence: entry.sequence, changeCount: entry.changeCount, time: entry.time, items: items)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding plain Codable structs cannot fail.
-        let headerBytes = Array(try! encoder.encode(header))
+        // Encoding plain Codable structs of strings and numbers (all finite) cannot fail.
+        let headerBytes = try! JSONBytesEncoder.encode(header)
         try ArchiveFile.write(magic: magic, header: headerBytes, body: body, to: directory + "/" + fileName(of: entry.sequence), in: directory)
     }
 
@@ -58,7 +51,7 @@ enum HistoryArchive {
         var (headerBytes, body) = try ArchiveFile.read(path, magic: magic, kind: "a history entry")
         let header: Header
         do {
-            header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+            header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
         } catch {
             throw ArchiveFile.Failure(description: "\(path) has an unreadable header: \(error)")
         }

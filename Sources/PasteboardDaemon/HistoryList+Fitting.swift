@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import PasteboardProtocol
 
 extension HistoryList {
@@ -12,11 +7,10 @@ extension HistoryList {
     /// its items too when it still does not (descriptions that large are a daemon's with a
     /// smaller frame limit than when they were written).
     static func fitting(_ infos: some Sequence<HistoryEntryInfo>, in frameLimit: Int) -> HistoryList {
-        let encoder = JSONEncoder()
         let envelope = MessageCodec.encode(.historyList(HistoryList(entries: [], more: true))).readableBytes + ProtocolLimits.headerLength
         func length(_ info: HistoryEntryInfo) -> Int {
             // Encoding a plain Codable struct cannot fail; an entry that somehow did is not sent.
-            ((try? encoder.encode(info))?.count ?? frameLimit) + 1
+            ((try? JSONBytesEncoder.encode(info))?.count ?? frameLimit) + 1
         }
         var used = envelope
         var entries: [HistoryEntryInfo] = []

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
@@ -36,10 +31,8 @@ enum PasteboardArchive {
         // Sensitive items stay in memory only: after a restart the pasteboard holds the others.
         let items = pasteboard.items.filter { !$0.isSensitive }.map { ArchivedItem($0, body: &body) }
         let header = Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: items)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding plain Codable structs cannot fail.
-        let headerBytes = Array(try! encoder.encode(header))
+        // Encoding plain Codable structs of strings and numbers (all finite) cannot fail.
+        let headerBytes = try! JSONBytesEncoder.encode(header)
         try ArchiveFile.write(magic: magic, header: headerBytes, body: body, to: path(of: pasteboard.name, in: directory), in: directory)
     }
 
@@ -48,7 +41,7 @@ enum PasteboardArchive {
         var (headerBytes, body) = try ArchiveFile.read(path, magic: magic, kind: "a pasteboard archive")
         let header: Header
         do {
-            header = try JSONDecoder().decode(Header.self, from: Data(headerBytes))
+            header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
         } catch {
             throw Failure(description: "\(path) has an unreadable header: \(error)")
         }

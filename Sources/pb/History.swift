@@ -6,6 +6,7 @@ import PasteboardCLI
 /// restore, search and clear them.
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List the general pasteboard's history: the contents copied to it, newest first.",
         discussion: """
             Each line is an entry: its index (0 is the newest), the time it was copied, each item's \
