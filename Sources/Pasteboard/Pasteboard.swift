@@ -103,18 +103,10 @@ public struct Pasteboard: Sendable {
     }
 
     private func simpleRequest(_ message: Message) async throws -> Message {
-        let (id, frames) = connection.openRequest()
-        defer { connection.closeRequest(id) }
-        try await connection.send(message, on: id)
-        for try await frame in frames where frame.kind == .message {
-            let reply = try frame.decodeMessage()
-            if case .error(let error) = reply { throw PasteboardError.daemon(error) }
-            return reply
-        }
-        throw PasteboardError.connectionLost("the daemon closed the connection before answering")
+        try await connection.answer(to: message)
     }
 
     private func unexpected(_ message: Message) -> PasteboardError {
-        .connectionLost("unexpected '\(message.op)' from the daemon")
+        PasteboardConnection.unexpected(message)
     }
 }

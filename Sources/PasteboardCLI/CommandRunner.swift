@@ -20,4 +20,14 @@ public enum CommandRunner {
         }
         Glibc.exit(ExitStatus.success)
     }
+
+    /// Runs `body` (arguments already read) and exits, reporting failures as `Command` would.
+    public static func run<Command: ParsableCommand>(_ body: () async throws -> Void, reportingAs command: Command.Type) async -> Never {
+        do {
+            try await body()
+        } catch {
+            Glibc.exit(ExitStatus.finish(error, command: Command.self))
+        }
+        Glibc.exit(ExitStatus.success)
+    }
 }

@@ -308,8 +308,34 @@ struct ClientConnection: Sendable {
                 requests.remove(id)  // before the terminal frame: the id is free once the client sees it
                 try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
             }, to: id)
+        case .history(let request):
+            do {
+                let list = try await store.historyList(from: request.start ?? 0, frameLimit: configuration.maxFrameLength)
+                try await writer.send(.historyList(list), on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
+            }
+        case .historySearch(let request):
+            do {
+                let list = try await store.searchHistory(request.text, from: request.start ?? 0, frameLimit: configuration.maxFrameLength)
+                try await writer.send(.historyList(list), on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
+            }
+        case .historyRestore(let request):
+            do {
+                let changeCount = try await store.restoreHistoryEntry(request.index)
+                logger.info("history entry restored", metadata: ["index": "\(request.index)", "changeCount": "\(changeCount)"])
+                try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
+            } catch let error as ProtocolError {
+                try await writer.send(.error(error), on: id)
+            }
+        case .historyClear:
+            await store.clearHistory()
+            logger.info("history cleared")
+            try await writer.send(.ok(OK()), on: id)
         case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel,
-             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended:
+             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList:
             try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)
         }
     }
@@ -340,7 +366,8 @@ struct ClientConnection: Sendable {
         switch assembly.target {
         case .pasteboard(let name, let expire, let ifChangeCount):
             do {
-                let changeCount = try await store.replaceItems(of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail)
+                let changeCount = try await store.replaceItems(
+                    of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
                 logger.info("pasteboard written", metadata: [
                     "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
                     "sensitive": "\(items.contains(where: \.isSensitive))",

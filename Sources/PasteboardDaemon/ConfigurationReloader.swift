@@ -28,14 +28,14 @@ public struct ConfigurationReloader: Service, CustomStringConvertible {
     /// Reloads on each SIGHUP until graceful shutdown.
     public func run() async {
         for await _ in hangups.cancelOnGracefulShutdown() {
-            reload()
+            await reload()
         }
     }
 
     /// Loads the configuration again and applies it; nil, with the error logged, when it cannot
     /// be loaded (the running configuration then stays as it is).
     @discardableResult
-    public func reload() -> ConfigurationChange? {
+    public func reload() async -> ConfigurationChange? {
         let file = sources.file?.path ?? "none"
         let configuration: DaemonConfiguration
         do {
@@ -44,7 +44,7 @@ public struct ConfigurationReloader: Service, CustomStringConvertible {
             logger.error("configuration not reloaded; the running configuration stays: \(error)", metadata: ["file": "\(file)"])
             return nil
         }
-        let change = server.apply(configuration)
+        let change = await server.apply(configuration)
         for difference in change.needsRestart {
             logger.warning("\(difference.key) needs a restart: keeping \(difference.old), not \(difference.new)", metadata: ["file": "\(file)"])
         }

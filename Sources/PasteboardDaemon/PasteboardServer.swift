@@ -41,7 +41,7 @@ public final class PasteboardServer: Service, Sendable {
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
         self.live = LiveConfiguration(configuration, logLevel: logLevel)
         let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
-        self.store = PasteboardStore(registry: registry, storage: storage)
+        self.store = PasteboardStore(registry: registry, storage: storage, historyLimits: configuration.historyLimits)
         self.logger = logger
         self.group = group
         self.activated = activatedSocket
@@ -51,11 +51,17 @@ public final class PasteboardServer: Service, Sendable {
     public var configuration: DaemonConfiguration { live.current }
 
     /// Applies a new configuration (a reload): the limits a running daemon can change take effect
-    /// for new connections and requests at once; keys that need a restart keep their running
-    /// values and are reported. See ``LiveConfiguration/apply(_:)``.
+    /// for new connections and requests at once, and new history bounds drop the oldest entries
+    /// that no longer fit; keys that need a restart keep their running values and are reported.
+    /// See ``LiveConfiguration/apply(_:)``.
     @discardableResult
-    public func apply(_ new: DaemonConfiguration) -> ConfigurationChange {
-        live.apply(new)
+    public func apply(_ new: DaemonConfiguration) async -> ConfigurationChange {
+        let change = live.apply(new)
+        let historyLimits = live.current.historyLimits
+        if await store.historyLimits != historyLimits {
+            await store.setHistoryLimits(historyLimits)
+        }
+        return change
     }
 
     /// Serves until shutdown: the socket systemd passed, else its own, bound here (replacing a

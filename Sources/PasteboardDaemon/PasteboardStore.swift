@@ -23,19 +23,30 @@ public actor PasteboardStore {
     private var writing: Set<String> = []
     private var waitingWrites: [String: [CheckedContinuation<Void, Never>]] = [:]
 
-    /// Creates an empty store, durable in `storage` when given.
-    public init(registry: TypeRegistry, storage: DurableStorage? = nil) {
+    /// The general pasteboard's history (see `PasteboardStore+History.swift`).
+    var history: ContentHistory
+    /// Where the history is kept on disk; nil keeps it in memory only.
+    var historyStorage: HistoryStorage?
+    /// For what goes wrong outside any request (history files that cannot be written).
+    var logger = Logger(label: "pasteboardd")
+
+    /// Creates an empty store, durable in `storage` when given, whose general pasteboard keeps
+    /// a history within `historyLimits`.
+    public init(registry: TypeRegistry, storage: DurableStorage? = nil, historyLimits: HistoryLimits = HistoryLimits()) {
         self.types = SharedTypeRegistry(registry)
         self.storage = storage
+        self.history = ContentHistory(limits: historyLimits)
     }
 
-    /// Loads the pasteboards kept in the storage (damaged archives are logged and skipped);
-    /// returns how many were restored.
+    /// Loads the pasteboards kept in the storage (damaged archives are logged and skipped), and
+    /// the general pasteboard's history; returns how many pasteboards were restored.
     @discardableResult
-    public func restore(logger: Logger) -> Int {
+    public func restore(logger: Logger) async -> Int {
+        self.logger = logger
         guard let storage else { return 0 }
         let restored = storage.loadAll(registry: registry, logger: logger)
         for pasteboard in restored { pasteboards[pasteboard.name] = pasteboard }
+        await restoreHistory(stateDirectory: storage.directory)
         return restored.count
     }
 
@@ -59,9 +70,12 @@ public actor PasteboardStore {
     /// (`storage-failed`) is thrown. Sources whose promises left the pasteboard are told so.
     /// On a changed pasteboard, `conflict` says whether to leave it and return its change count
     /// (`.ignore`, as `clear` does) or to throw `conflict` (`.fail`, as `write` does).
+    /// A write of the general pasteboard becomes its newest history entry (see `ContentHistory`)
+    /// unless `recordsHistory` is false (a copy that expires is kept out of the history).
     @discardableResult
     public func replaceItems(
-        of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore
+        of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore,
+        recordsHistory: Bool = true
     ) async throws(ProtocolError) -> Int {
         await beginWrite(name)
         defer { endWrite(name) }
@@ -70,12 +84,21 @@ public actor PasteboardStore {
             guard conflict == .fail else { return current.changeCount }
             throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
         }
+        return try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory)
+    }
+
+    /// Replaces the items of `name`, whose write turn the caller holds (`beginWrite`); returns
+    /// the new change count. See `replaceItems`.
+    func replaceWhileWriting(_ name: String, with items: [StoredItem], recordsHistory: Bool) async throws(ProtocolError) -> Int {
+        let current = pasteboard(named: name)
         let next = current.replacing(items)
         if let storage { try await storage.save(next) }
-        let old = pasteboards[name]?.items ?? []
         pasteboards[name] = next
         notifyWatchers(of: next)
-        notifyReleased(old)
+        notifyReleased(current.items)
+        if name == PasteboardName.general {
+            await recordInHistory(next, replacing: current.changeCount, recordsHistory: recordsHistory)
+        }
         return next.changeCount
     }
 
@@ -100,10 +123,11 @@ public actor PasteboardStore {
         } catch {
             logger.error("captured data not stored", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
         }
+        if name == PasteboardName.general { await storeHistory() }
     }
 
     /// Waits until no other write of `name` is in progress, then marks one.
-    private func beginWrite(_ name: String) async {
+    func beginWrite(_ name: String) async {
         guard writing.contains(name) else {
             writing.insert(name)
             return
@@ -112,7 +136,7 @@ public actor PasteboardStore {
     }
 
     /// Ends a write of `name`, handing the turn to the next waiting one.
-    private func endWrite(_ name: String) {
+    func endWrite(_ name: String) {
         if var waiting = waitingWrites[name], !waiting.isEmpty {
             let next = waiting.removeFirst()
             waitingWrites[name] = waiting.isEmpty ? nil : waiting
@@ -166,6 +190,9 @@ public actor PasteboardStore {
         else { return }
         pasteboard.settle(item: owned.item, representation: owned.representation, content: content, size: size)
         pasteboards[owned.pasteboard] = pasteboard
+        if owned.pasteboard == PasteboardName.general {
+            history.settle(changeCount: owned.changeCount, promise: owned.promise, with: content, size: size)
+        }
     }
 
     /// `source` is gone: whatever it still promises becomes unavailable, saying why, and the

@@ -99,22 +99,27 @@ final class WriteAssembly {
             }
             types.append(itemTypes)
         }
-        // Every `items` and `changed` answer describing these items must fit in one frame.
-        let summary = ItemsReply(pasteboard: label, changeCount: Int.max, items: zip(requestItems, types).map { item, types in
-            ItemInfo(
-                representations: types.map {
-                    RepresentationInfo(type: $0.rawValue, size: Int.max, mimeType: registry.preferredMIMEType(for: $0), unavailable: true)
-                },
-                suggestedName: item.suggestedName,
-                visibility: item.visibility
-            )
-        })
-        let summaryLength = MessageCodec.encode(.items(summary)).readableBytes + ProtocolLimits.headerLength
-        if summaryLength > configuration.maxFrameLength {
-            throw ProtocolError(
-                .tooLarge,
-                "describing these items takes \(summaryLength) bytes, more than the \(configuration.maxFrameLength)-byte frame limit"
-            )
+        // Every `items` and `changed` answer describing these items must fit in one frame. A
+        // generous bound settles it for ordinary writes; only when the bound does not fit is
+        // the worst-case answer encoded and measured.
+        let limit = configuration.maxFrameLength - ProtocolLimits.headerLength
+        if Self.summaryBound(requestItems, types: types, label: label, registry: registry) > limit {
+            let summary = ItemsReply(pasteboard: label, changeCount: Int.max, items: zip(requestItems, types).map { item, types in
+                ItemInfo(
+                    representations: types.map {
+                        RepresentationInfo(type: $0.rawValue, size: Int.max, mimeType: registry.preferredMIMEType(for: $0), unavailable: true)
+                    },
+                    suggestedName: item.suggestedName,
+                    visibility: item.visibility
+                )
+            })
+            let summaryLength = MessageCodec.encode(.items(summary)).readableBytes + ProtocolLimits.headerLength
+            if summaryLength > configuration.maxFrameLength {
+                throw ProtocolError(
+                    .tooLarge,
+                    "describing these items takes \(summaryLength) bytes, more than the \(configuration.maxFrameLength)-byte frame limit"
+                )
+            }
         }
         self.target = target
         self.declared = items
@@ -179,6 +184,20 @@ final class WriteAssembly {
     }
 
     /// The size of a file representation's file; throws `invalid-argument` when it is no readable regular file.
+    /// More bytes than the `items` answer describing these items can take: every string as if
+    /// each byte needed a six-byte escape, every number at its longest, every optional member
+    /// present. Measured against the frame limit before encoding the real answer.
+    private static func summaryBound(_ items: [ItemInfo], types: [[TypeIdentifier]], label: String, registry: TypeRegistry) -> Int {
+        var bound = 256 + 6 * label.utf8.count
+        for (item, itemTypes) in zip(items, types) {
+            bound += 128 + 6 * (item.suggestedName?.utf8.count ?? 0)
+            for type in itemTypes {
+                bound += 160 + 6 * (type.rawValue.utf8.count + (registry.preferredMIMEType(for: type)?.utf8.count ?? 0))
+            }
+        }
+        return bound
+    }
+
     private static func fileSize(_ path: String, type: TypeIdentifier) throws(ProtocolError) -> Int {
         guard path.hasPrefix("/") else {
             throw ProtocolError(.invalidArgument, "the file of \(type) must be an absolute path, not '\(path)'")

@@ -37,6 +37,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case sourceUnavailable = "source-unavailable"
     /// No drag session in flight has that id (or none is in flight), or it already ended.
     case noSuchSession = "no-such-session"
+    /// The general pasteboard's history has no entry at the requested index.
+    case noSuchEntry = "no-such-entry"
     /// The daemon could not store the data durably (a full disk, a write error); nothing changed.
     case storageFailed = "storage-failed"
     /// A `write` with `ifChangeCount` found the pasteboard changed since; nothing was written.

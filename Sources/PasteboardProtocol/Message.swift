@@ -64,6 +64,16 @@ public enum Message: Sendable, Equatable {
     case dropped(DestinationReport)
     /// Daemon → drag source, on its `drag`/`add`: the session ended. Terminal.
     case ended(SessionEnd)
+    /// Client → daemon: describe the general pasteboard's history, newest first.
+    case history(HistoryRequest)
+    /// Client → daemon: the history entries whose text contains some text.
+    case historySearch(HistorySearchRequest)
+    /// Daemon → client: the answer to `history` and `history-search`. Terminal.
+    case historyList(HistoryList)
+    /// Client → daemon: make a history entry the general pasteboard's content again.
+    case historyRestore(HistoryRestoreRequest)
+    /// Client → daemon: forget every history entry (the current content stays).
+    case historyClear
 
     /// The `op` member's value for this message.
     public var op: String {
@@ -98,6 +108,11 @@ public enum Message: Sendable, Equatable {
         case .proposed: "proposed"
         case .dropped: "dropped"
         case .ended: "ended"
+        case .history: "history"
+        case .historySearch: "history-search"
+        case .historyList: "history-list"
+        case .historyRestore: "history-restore"
+        case .historyClear: "history-clear"
         }
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import NIOCore
 
 /// JSON encoding of control messages: one object, `op` plus the payload's fields.
@@ -11,15 +6,14 @@ public enum MessageCodec {
     /// Encodes `message` as the UTF-8 JSON payload of a message frame.
     public static func encode(_ message: Message) -> ByteBuffer {
         // Encoding our own Codable structs cannot fail; a failure would be a programming error.
-        let bytes = try! JSONEncoder().encode(message)
+        let bytes = try! JSONBytesEncoder.encode(message)
         return ByteBuffer(bytes: bytes)
     }
 
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
-        let bytes = Data(payload.readableBytesView)
         do {
-            return try JSONDecoder().decode(Message.self, from: bytes)
+            return try JSONTreeDecoder.decode(Message.self, from: payload.readableBytesView)
         } catch let error as ProtocolError {
             throw error
         } catch let DecodingError.keyNotFound(key, context) {
@@ -89,6 +83,11 @@ extension Message: Codable {
         case "proposed": self = .proposed(try DestinationReport(from: decoder))
         case "dropped": self = .dropped(try DestinationReport(from: decoder))
         case "ended": self = .ended(try SessionEnd(from: decoder))
+        case "history": self = .history(try HistoryRequest(from: decoder))
+        case "history-search": self = .historySearch(try HistorySearchRequest(from: decoder))
+        case "history-list": self = .historyList(try HistoryList(from: decoder))
+        case "history-restore": self = .historyRestore(try HistoryRestoreRequest(from: decoder))
+        case "history-clear": self = .historyClear
         default: throw ProtocolError(.unknownMessage, "unknown message op '\(type)'")
         }
     }
@@ -122,7 +121,11 @@ extension Message: Codable {
         case .proposed(let value), .dropped(let value): try value.encode(to: encoder)
         case .ended(let value): try value.encode(to: encoder)
         case .sessions(let value): try value.encode(to: encoder)
-        case .cancel, .relinquish: break
+        case .history(let value): try value.encode(to: encoder)
+        case .historySearch(let value): try value.encode(to: encoder)
+        case .historyList(let value): try value.encode(to: encoder)
+        case .historyRestore(let value): try value.encode(to: encoder)
+        case .cancel, .relinquish, .historyClear: break
         }
     }
 }

@@ -145,7 +145,8 @@ enum DeclarationParser {
         switch object["offset"] {
         case nil:
             break
-        case .number(let number)?:
+        case .number(let literal)?:
+            let number = Double(literal) ?? .nan
             if number >= 0, number <= 1_048_576, number == number.rounded() {
                 offset = Int(number)
             } else {

@@ -1,16 +1,16 @@
 extension JSONValue {
     /// Why bytes are not JSON, with the byte offset where parsing stopped.
-    struct SyntaxError: Error, CustomStringConvertible {
-        let offset: Int
-        let reason: String
-        var description: String { "\(reason) at byte \(offset)" }
+    package struct SyntaxError: Error, CustomStringConvertible {
+        package let offset: Int
+        package let reason: String
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     /// Parses one JSON value (RFC 8259) from UTF-8 `bytes`, surrounded by nothing but
     /// whitespace. Written by hand rather than through `JSONDecoder`: type declarations are read
     /// each time `pb` starts, and Codable's generic decoding of an any-typed value costs several
     /// milliseconds there.
-    static func parse(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
         var parser = Parser(bytes: Array(bytes))
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -27,7 +27,12 @@ extension JSONValue {
         func error(_ reason: String) -> SyntaxError { SyntaxError(offset: offset, reason: reason) }
 
         mutating func skipWhitespace() {
-            while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
+            while offset < bytes.count {
+                switch bytes[offset] {
+                case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+                default: return
+                }
+            }
         }
 
         mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
@@ -94,6 +99,16 @@ extension JSONValue {
 
         mutating func string() throws(SyntaxError) -> String {
             offset += 1
+            // Most strings have no escapes and are ASCII: take their bytes as they are.
+            var end = offset
+            while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != UInt8(ascii: "\\") {
+                if bytes[end] == UInt8(ascii: "\"") {
+                    let text = String(decoding: bytes[offset..<end], as: UTF8.self)
+                    offset = end + 1
+                    return text
+                }
+                end += 1
+            }
             var scalars = String.UnicodeScalarView()
             var run = offset
             func flush(_ end: Int) {
@@ -178,7 +193,7 @@ extension JSONValue {
             return value
         }
 
-        mutating func number() throws(SyntaxError) -> Double {
+        mutating func number() throws(SyntaxError) -> String {
             let start = offset
             if bytes[offset] == UInt8(ascii: "-") { offset += 1 }
             guard offset < bytes.count, isDigit(bytes[offset]) else { throw error("invalid number") }
@@ -194,8 +209,7 @@ extension JSONValue {
                 guard offset < bytes.count, isDigit(bytes[offset]) else { throw error("invalid number") }
                 skipDigits()
             }
-            guard let value = Double(String(decoding: bytes[start..<offset], as: UTF8.self)) else { throw error("invalid number") }
-            return value
+            return String(decoding: bytes[start..<offset], as: UTF8.self)
         }
 
         func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -1,21 +1,23 @@
-/// A parsed JSON value, used to check declaration files field by field with precise error paths.
-enum JSONValue: Hashable, Sendable, Decodable {
+/// A parsed JSON value, used to check declaration files field by field with precise error
+/// paths, and to decode protocol messages (see `JSONTreeDecoder` in PasteboardProtocol).
+package enum JSONValue: Hashable, Sendable, Decodable {
     case null
     case bool(Bool)
-    case number(Double)
+    /// A number as it was written (`-12`, `1.5e3`), so integers keep every digit.
+    case number(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
 
     /// Decodes any JSON value.
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+            self = .number("\(value)")
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
@@ -26,7 +28,7 @@ enum JSONValue: Hashable, Sendable, Decodable {
     }
 
     /// A short name of the value's JSON type, for error messages.
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

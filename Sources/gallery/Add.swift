@@ -5,6 +5,7 @@ import PasteboardCLI
 /// `gallery add`: add a PNG image to the gallery.
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add a PNG image (copied beside the gallery file) with a title.",
         discussion: "The aspect ratio comes from the PNG header. Anything but a PNG is refused and nothing changes."
     )

@@ -4,7 +4,8 @@ import PasteboardCLI
 
 /// `gallery move`: reorder one image.
 struct Move: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Move the image at index FROM so that it stands at index TO.")
+    static let configuration = CommandConfiguration(
+        commandName: "move", abstract: "Move the image at index FROM so that it stands at index TO.")
 
     @OptionGroup var options: GalleryOptions
 

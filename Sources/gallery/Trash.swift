@@ -7,6 +7,7 @@ import PasteboardProtocol
 /// `gallery trash`: a drop target that deletes images dragged from a gallery.
 struct Trash: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "trash",
         abstract: "A trash can: drop the current (or a named) gallery drag here to delete its images.",
         discussion: """
             The trash accepts only drags from a gallery and performs a move, so the source \

@@ -73,10 +73,14 @@ struct Run: AsyncParsableCommand {
     }
 
     private func small() async throws -> [BenchRow] {
+        progress("small copy to a memory-only daemon, \(runs) runs")
+        let memoryOnly = try await BenchDaemon.start(["--memory-only"])
+        let copyInMemory = try SmallCommands(daemon: memoryOnly, runs: runs).copyTime()
+        memoryOnly.stop()
         let daemon = try await BenchDaemon.start()
         defer { daemon.stop() }
         progress("small paste and copy, \(runs) runs each")
-        return try SmallCommands(daemon: daemon, runs: runs).rows()
+        return try SmallCommands(daemon: daemon, runs: runs).rows(copyInMemory: copyInMemory)
     }
 
     private func rate() async throws -> [BenchRow] {

@@ -11,11 +11,24 @@ struct SmallCommands {
 
     private var pb: String { Spawned.ownDirectory + "/pb" }
 
-    func rows() throws -> [BenchRow] {
+    /// The sixteen bytes copied, in a file.
+    private func input() -> String {
         let input = daemon.directory + "/sixteen-bytes"
         let file = fopen(input, "w")
         fputs("0123456789abcdef", file)
         fclose(file)
+        return input
+    }
+
+    /// The median time of `pb copy` alone (for a memory-only daemon: the copy without the sync).
+    func copyTime() throws -> Duration {
+        try median([pb, "copy"], stdin: input())
+    }
+
+    /// The rows of the small scenarios; `copyInMemory` is `copyTime()` measured against a
+    /// memory-only daemon, shown against the same baseline so the cost of the sync is visible.
+    func rows(copyInMemory: Duration) throws -> [BenchRow] {
+        let input = input()
         try require(Spawned.time([pb, "copy"], stdin: input).status, "pb copy")
         let paste = try median([pb, "paste"])
         let copy = try median([pb, "copy"], stdin: input)
@@ -37,6 +50,7 @@ struct SmallCommands {
         return [
             row("Small paste: `pb paste`, 16 bytes (median of \(runs))", paste, baseline: pasteBaseline, name: "xsel -b -o", missing: missing),
             row("Small copy: `pb copy` from stdin, 16 bytes, synced to disk (median of \(runs))", copy, baseline: copyBaseline, name: "xsel -b -i", missing: missing),
+            row("Small copy to a memory-only daemon (no sync; median of \(runs))", copyInMemory, baseline: copyBaseline, name: "xsel -b -i", missing: missing),
         ]
     }
 

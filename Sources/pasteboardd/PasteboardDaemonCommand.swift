@@ -95,6 +95,16 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var sessionTimeout: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Most entries the general pasteboard's history keeps; the oldest leave first (0: no history) (default: 100).",
+        valueName: "count"))
+    var historyItems: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Most bytes of data the history's entries hold together; the oldest leave first, and a larger entry is not kept (default: 64M).",
+        valueName: "bytes"))
+    var historyBytes: String?
+
     /// The options that are configuration keys, as settings that win over the file.
     private var commandLineSettings: [ConfigurationSetting] {
         let given: [(ConfigurationKey, String?)] = [
@@ -109,6 +119,8 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.window, window),
             (.captureBudget, captureBudget),
             (.sessionTimeout, sessionTimeout),
+            (.historyItems, historyItems),
+            (.historyBytes, historyBytes),
             (.stateDirectory, stateDirectory.map(Self.absolutePath)),
             (.memoryOnly, memoryOnly ? "yes" : nil),
             (.noHandoff, noHandoff ? "yes" : nil),

@@ -4,7 +4,8 @@ import PasteboardCLI
 
 /// `pb clear`: remove every item from a pasteboard.
 struct Clear: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove every item from a pasteboard.")
+    static let configuration = CommandConfiguration(
+        commandName: "clear", abstract: "Remove every item from a pasteboard.")
 
     @OptionGroup var options: PasteboardOptions
 

@@ -7,6 +7,7 @@ import PasteboardTypes
 /// `pb copy`: put stdin, files, or one item of several representations on a pasteboard.
 struct Copy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "copy",
         abstract: "Copy stdin, files, or one item with several representations to a pasteboard.",
         discussion: """
             Without FILE, stdin becomes one item; each FILE becomes one item named after the file. \
@@ -76,9 +77,12 @@ struct Copy: AsyncParsableCommand {
             try await serveLazily(registry: registry)
             return
         }
-        let items = marked(try input.eagerItems(registry: registry))
-        let expiry = expiry
-        try await options.withPasteboard { pasteboard in
+        try await Self.copy(marked(try input.eagerItems(registry: registry)), to: options.pasteboard, expiringAfter: expiry)
+    }
+
+    /// Puts `items`, their data read already, on the pasteboard `name`; returns once the daemon holds them.
+    static func copy(_ items: [ItemProvider], to name: String, expiringAfter expiry: Duration? = nil) async throws {
+        try await PasteboardOptions.withPasteboard(named: name) { pasteboard in
             try await pasteboard.setItems(items, expiringAfter: expiry)
         }
     }

@@ -7,6 +7,7 @@ import PasteboardProtocol
 /// them to the destination that drops it, and report how the session ended.
 struct Drag: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "drag",
         abstract: "Begin a drag session (or add items to one) and serve its items until it ends.",
         discussion: """
             Each FILE is one item, read only when the destination that dropped the session loads \

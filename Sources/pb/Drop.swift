@@ -10,6 +10,7 @@ import PasteboardTypes
 /// `pb drop`: be the destination of a drag session: drop it, load its items, finish it.
 struct Drop: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "drop",
         abstract: "Drop the current (or a named) drag session and write its items to stdout, a file or a directory.",
         discussion: """
             The current session is the most recent one in flight. -t repeats in preference order \

@@ -45,20 +45,25 @@ struct ItemArguments: ParsableArguments {
             return [try representationItem(registry: registry)]
         }
         if files.isEmpty {
-            let chunks = try Input.readAll(fd: 0, describe: "stdin")
-            var item = ItemProvider()
-            item.registerData(chunks: chunks, for: explicitType ?? sniff(chunks, filename: nil, registry))
-            return [item]
+            return [try Self.stdinItem(type: explicitType, registry: registry)]
         }
         var items: [ItemProvider] = []
         for file in files {
             let chunks = try Input.readFile(file)
             let name = Self.basename(file)
             var item = ItemProvider(suggestedName: name)
-            item.registerData(chunks: chunks, for: explicitType ?? sniff(chunks, filename: name, registry))
+            item.registerData(chunks: chunks, for: explicitType ?? Self.sniff(chunks, filename: name, registry))
             items.append(item)
         }
         return items
+    }
+
+    /// One item of all of stdin, of `type`, else of the type sniffed from its bytes.
+    static func stdinItem(type: TypeIdentifier?, registry: TypeRegistry) throws(CLIError) -> ItemProvider {
+        let chunks = try Input.readAll(fd: 0, describe: "stdin")
+        var item = ItemProvider()
+        item.registerData(chunks: chunks, for: type ?? sniff(chunks, filename: nil, registry))
+        return item
     }
 
     /// The items with their files read only when a destination loads them (through `serving`);
@@ -125,7 +130,7 @@ struct ItemArguments: ParsableArguments {
         path.split(separator: "/").last.map(String.init)
     }
 
-    private func sniff(_ chunks: [ByteBuffer], filename: String?, _ registry: TypeRegistry) -> TypeIdentifier {
+    private static func sniff(_ chunks: [ByteBuffer], filename: String?, _ registry: TypeRegistry) -> TypeIdentifier {
         let total = chunks.reduce(0) { $0 + $1.readableBytes }
         let prefix = Input.prefix(of: chunks, count: 4096)
         return registry.sniff(prefix: prefix, isComplete: prefix.count == total, filename: filename)

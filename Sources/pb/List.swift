@@ -6,6 +6,7 @@ import PasteboardProtocol
 /// `pb list`: the change count and every item's representations.
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "Show a pasteboard's change count and each item's representations (type, MIME type, size).",
         discussion: """
             A representation marked (lazy) is produced by its live source when loaded; one marked \

@@ -2,7 +2,6 @@ import ArgumentParser
 import Pasteboard
 import PasteboardCLI
 
-
 /// `pb`: copy and paste through pasteboardd from the shell.
 @main
 struct PB: AsyncParsableCommand {
@@ -15,11 +14,15 @@ struct PB: AsyncParsableCommand {
 
             Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable.
             """,
-        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, Types.self]
+        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self]
     )
 
-    /// Runs the command, mapping every failure to one line on stderr and pb's exit codes.
+    /// Runs the command, mapping every failure to one line on stderr and pb's exit codes. The
+    /// everyday `pb paste` and `pb copy` forms take the quick path (see ``QuickInvocation``).
     static func main() async {
+        if let quick = QuickInvocation(arguments: CommandLine.arguments.dropFirst()) {
+            await CommandRunner.run(quick.run, reportingAs: PB.self)
+        }
         await CommandRunner.main(PB.self)
     }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
-import NIOCore
 import Pasteboard
 import PasteboardCLI
 
 /// `pb paste`: write an item's best representation for the accepted types to stdout or a file.
 struct Paste: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "paste",
         abstract: "Paste an item's representation to stdout or a file.",
         discussion: """
             -t repeats in preference order and takes a type identifier, a MIME type, or the words \
@@ -40,19 +40,7 @@ struct Paste: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let accepted = try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
-        let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
-        let display = ProgressDisplay(mode: ProgressDisplay.mode(lines: progressLines, none: noProgress))
-        let options = options
-        let item = item
-        try await Signals.cancellingOnInterrupt {
-            defer { display.finish() }
-            try await options.withPasteboard { pasteboard in
-                try await pasteboard.load(item: item, accepting: accepted, progress: display.update) { chunk in
-                    if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
-                }
-            }
-            try file?.commit()
-        }
+        try await PasteJob(pasteboard: options.pasteboard, types: types, item: item, output: output,
+                           progress: ProgressDisplay.mode(lines: progressLines, none: noProgress)).run()
     }
 }

@@ -16,8 +16,14 @@ struct PasteboardOptions: ParsableArguments {
     /// Connects to the daemon (starting it if needed) and runs `body` with the named pasteboard.
     @discardableResult
     func withPasteboard<Result: Sendable>(_ body: (Pasteboard) async throws -> Result) async throws -> Result {
+        try await Self.withPasteboard(named: pasteboard, body)
+    }
+
+    /// Connects to the daemon (starting it if needed) and runs `body` with the pasteboard `name`.
+    @discardableResult
+    static func withPasteboard<Result: Sendable>(named name: String, _ body: (Pasteboard) async throws -> Result) async throws -> Result {
         try await PasteboardConnection.withConnection(clientName: "pb") { connection in
-            try await body(Pasteboard(name: pasteboard, connection: connection))
+            try await body(Pasteboard(name: name, connection: connection))
         }
     }
 }

@@ -12,6 +12,7 @@ import Foundation
 /// `pb sessions`: the drag sessions in flight, with their items and types.
 struct Sessions: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sessions",
         abstract: "List the drag sessions in flight with their items and types (never their data).",
         discussion: "Sessions restricted to another application are not shown. The last one listed is the current session."
     )

@@ -5,6 +5,7 @@ import PasteboardTypes
 /// `pb types`: the type registry, or one type's conformance.
 struct Types: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "types",
         abstract: "List the known types, or show one type's conformance chain, MIME types and extensions.",
         discussion: """
             User types are read from $XDG_CONFIG_HOME/pasteboard/types.d/*.json (see pasteboard-types(5)). \

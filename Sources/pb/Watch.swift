@@ -5,6 +5,7 @@ import PasteboardCLI
 /// `pb watch`: one line per change of a pasteboard until interrupted.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print one line per change of a pasteboard until interrupted.",
         discussion: """
             The first line describes the current content. Each line is the change count, then each \

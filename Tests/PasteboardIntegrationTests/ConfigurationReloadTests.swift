@@ -68,6 +68,24 @@ final class ConfigurationReloadTests: IntegrationTestCase {
         XCTAssertTrue(watcher.process.isRunning, "a connection open across the reload stays open")
     }
 
+    func testALowerHistoryBoundOnSIGHUPDropsTheOldestEntriesAtOnce() throws {
+        try sandbox.writeConfiguration("history-items = 3\n")
+        try restart()
+        for text in ["one", "two", "three", "four"] { try pbOK("copy", stdin: Data(text.utf8)) }
+        let previews = {
+            let history = try self.pbOK("history", "--json").stdout
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: history) as? [[String: Any]]).map { $0["preview"] as? String ?? "-" }
+        }
+        XCTAssertEqual(try previews(), ["four", "three", "two"])
+
+        try sandbox.writeConfiguration("history-items = 1\n")
+        reload()
+        XCTAssertEqual(try previews(), ["four"], "the oldest entries left without waiting for the next copy")
+        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/history").filter { $0.hasSuffix(".entry") }
+        XCTAssertEqual(files.count, 1, "their files went too: \(files)")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "four")
+    }
+
     func testAKeyThatNeedsARestartKeepsItsRunningValueAndSaysSo() throws {
         try sandbox.writeConfiguration("max-frame-length = 64K\n")
         try restart()

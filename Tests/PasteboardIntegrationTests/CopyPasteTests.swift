@@ -139,4 +139,39 @@ final class CopyPasteTests: IntegrationTestCase {
         XCTAssertEqual(pasted.stdout.count, 0)
         XCTAssertEqual(try changeCount(), 1)
     }
+
+    /// Everyday `pb copy` and `pb paste` are read by a quick path without ArgumentParser; every
+    /// spelling of their options must mean the same, and anything unusual must still get
+    /// ArgumentParser's messages.
+    func testEverydayOptionSpellingsAndMistakesBehaveAlike() throws {
+        try pbOK("copy", "--pasteboard=notes", "--type=text/plain", "--sensitive", stdin: Data("secret".utf8))
+        XCTAssertEqual(try pbOK("paste", "-p", "notes", "--type", "text", "--item", "0").stdoutText, "secret")
+        XCTAssertEqual(try pbOK("paste", "--pasteboard", "notes", "-t", "public.plain-text", "--item=0", "--no-progress").stdoutText, "secret")
+        let output = sandbox.path("out.txt")
+        try pbOK("paste", "--pasteboard=notes", "--output=\(output)")
+        XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), "secret")
+        let withProgress = try pbOK("paste", "-p", "notes", "--progress", "-o", output)
+        XCTAssertTrue(withProgress.stderr.contains("progress 6 6"), withProgress.stderr)
+        XCTAssertTrue(try pbOK("list", "-p", "notes").stdoutText.contains("(sensitive)"))
+
+        let badName = try pb("paste", "-p", "bad name")
+        XCTAssertEqual(badName.status, 2)
+        XCTAssertTrue(badName.stderr.contains("pasteboard name 'bad name' may contain only"), badName.stderr)
+        let negative = try pb("paste", "--item=-1")
+        XCTAssertEqual(negative.status, 2)
+        XCTAssertTrue(negative.stderr.contains("--item must be 0 or more"), negative.stderr)
+        let missing = try pb("paste", "--item")
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("Missing value for '--item <n>'"), missing.stderr)
+        let both = try pb("paste", "--progress", "--no-progress")
+        XCTAssertEqual(both.status, 2)
+        XCTAssertTrue(both.stderr.contains("give --progress or --no-progress, not both"), both.stderr)
+        try pbOK("copy", "-p", "twice", "-t", "text/plain", "-t", "text/html", stdin: Data("x".utf8))
+        XCTAssertTrue(try pbOK("list", "-p", "twice").stdoutText.contains("public.html"), "the last -t wins, as ArgumentParser has it")
+        let unknownType = try pb("copy", "-t", "no-such-type", stdin: Data("x".utf8))
+        XCTAssertEqual(unknownType.status, 2)
+        XCTAssertTrue(unknownType.stderr.contains("unknown type 'no-such-type'"), unknownType.stderr)
+        XCTAssertEqual(try pbOK("paste", "-p", "notes").stdoutText, "secret", "failed copies left the pasteboard alone")
+        XCTAssertTrue(try pbOK("paste", "--help").stdoutText.contains("USAGE: pb paste"))
+    }
 }

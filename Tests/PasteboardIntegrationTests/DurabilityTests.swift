@@ -76,7 +76,9 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try changeCount(), 1)
         try restart()
         XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe", "the old archive is intact on disk too")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["general.pasteboard"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["general.pasteboard", "history"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/history").count, 1,
+                       "one history entry, for the copy that was stored; no temporary file")
     }
 
     func testMemoryOnlyWritesNothing() throws {

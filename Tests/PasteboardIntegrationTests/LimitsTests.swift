@@ -117,6 +117,25 @@ final class LimitsTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdoutText, "before")
     }
 
+    /// A write whose request fits a frame but whose description (each representation with its
+    /// MIME type and size, as `list` and watchers get it) would not is refused whole.
+    func testAWriteTooLargeToDescribeInOneFrameIsRefusedAndThePreviousContentKept() throws {
+        try restart("--max-frame-length", "65536")
+        try pbOK("copy", stdin: Data("before".utf8))
+        let client = try client()
+        let items: [[String: Any]] = (1...800).map { promise in
+            ["representations": [["type": "public.utf8-plain-text", "promise": promise]]]
+        }
+        try client.sendMessage(["op": "write", "pasteboard": "general", "items": items], requestID: 1)
+        let reply = try XCTUnwrap(client.receive())
+        XCTAssertEqual(reply.json?["code"] as? String, "too-large", "\(reply.json ?? [:])")
+        XCTAssertTrue((reply.json?["message"] as? String)?.contains("more than the 65536-byte frame limit") == true, "\(reply.json ?? [:])")
+        try assertServes(client, id: 2)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "before")
+        try client.sendMessage(["op": "write", "pasteboard": "general", "items": Array(items.prefix(200))], requestID: 3)
+        XCTAssertEqual(try client.receive()?.op, "ok", "a smaller write of the same kind is described and accepted")
+    }
+
     func testBadLimitValuesAreUsageErrors() throws {
         for arguments in [["--max-connections", "0"], ["--max-loads-per-connection", "-1"], ["--idle-timeout", "-2"], ["--max-items", "0"]] {
             let result = try runTool("pasteboardd", arguments + ["--socket", sandbox.path("other.sock")], environment: sandbox.environment(), in: sandbox)

@@ -1,6 +1,7 @@
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
+import Foundation
 import XCTest
 
 final class MessageCodecTests: XCTestCase {
@@ -53,6 +54,22 @@ final class MessageCodecTests: XCTestCase {
         .read(ReadRequest(session: 2, item: 1, accept: ["public.png"])),
         .produce(ProduceRequest(promise: 1, pasteboard: nil, session: 2, item: 0, type: "public.png")),
         .declare(DeclareRequest(types: [TypeDeclaration(identifier: "com.example.thing", conformsTo: [.data], mimeTypes: ["application/x-thing"])])),
+        .history(HistoryRequest()),
+        .history(HistoryRequest(start: 40)),
+        .historySearch(HistorySearchRequest(text: "Hello")),
+        .historySearch(HistorySearchRequest(text: "Hello", start: 3)),
+        .historyRestore(HistoryRestoreRequest(index: 2)),
+        .historyClear,
+        .historyList(HistoryList(entries: [])),
+        .historyList(HistoryList(entries: [HistoryEntryInfo(index: 4, changeCount: 1, time: 0, size: 0, items: [])], more: true)),
+        .historyList(HistoryList(entries: [
+            HistoryEntryInfo(index: 0, changeCount: 7, time: 1_763_700_000.25, current: true, size: 5, preview: "hello",
+                             items: [ItemInfo(representations: [RepresentationInfo(type: "public.utf8-plain-text", size: 5, mimeType: "text/plain;charset=utf-8")])]),
+            HistoryEntryInfo(index: 1, changeCount: 3, time: 1_763_600_000, size: 9, items: [
+                ItemInfo(representations: [RepresentationInfo(type: "public.png", size: 9, lazy: true)], suggestedName: "a.png"),
+            ]),
+        ])),
+        .error(ProtocolError(.noSuchEntry, "the history has no entry 5: its entries are 0 to 1")),
     ]
 
     func testEveryMessageRoundTrips() throws {
@@ -97,5 +114,46 @@ final class MessageCodecTests: XCTestCase {
     func testUnknownErrorCodeFromANewerPeerKeepsItsMessage() throws {
         let message = try MessageCodec.decode(ByteBuffer(string: #"{"op":"error","code":"quantum-flux","message":"too much flux"}"#))
         XCTAssertEqual(message, .error(ProtocolError(.internal, "too much flux")))
+    }
+
+    /// The codec is hand-written (not Foundation's): what it writes must be JSON any other
+    /// parser reads the same way, and what any JSON writer sends must decode.
+    func testStringsWithEscapesAndUnicodeAreStandardJSON() throws {
+        let awkward = "quote \" backslash \\ newline \n tab \t bell \u{07} slash / é 😀"
+        let message = Message.finish(FinishRequest(session: 2, success: false, message: awkward))
+        let payload = MessageCodec.encode(message)
+        let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(payload.readableBytesView)) as? [String: Any])
+        XCTAssertEqual(parsed["message"] as? String, awkward)
+        XCTAssertEqual(parsed["op"] as? String, "finish")
+        XCTAssertEqual(try MessageCodec.decode(payload), message)
+
+        let fromFoundation = try JSONSerialization.data(withJSONObject: ["op": "finish", "session": 2, "success": false, "message": awkward])
+        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(bytes: fromFoundation)), message)
+        let escapedByHand = #"{"op":"finish","session":2,"success":false,"message":"\u00e9\ud83d\ude00\/"}"#
+        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: escapedByHand)), .finish(FinishRequest(session: 2, success: false, message: "é😀/")))
+    }
+
+    func testIntegersKeepEveryDigitAndWholeNumbersMayBeWrittenAsFloats() throws {
+        for bytes in [Int.max, Int.min, (1 << 53) + 1, 0] {
+            XCTAssertEqual(try MessageCodec.decode(MessageCodec.encode(.credit(Credit(bytes: bytes)))), .credit(Credit(bytes: bytes)))
+        }
+        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":6.5e4}"#)), .credit(Credit(bytes: 65000)))
+        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":2.0}"#)), .credit(Credit(bytes: 2)))
+        for payload in [#"{"op":"credit","bytes":1.5}"#, #"{"op":"credit","bytes":1e400}"#, #"{"op":"credit","bytes":99999999999999999999}"#] {
+            XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: payload)), payload) { error in
+                let error = error as? ProtocolError
+                XCTAssertEqual(error?.code, .malformedMessage, payload)
+                XCTAssertTrue(error?.message.contains("bytes") == true, error?.message ?? "")
+            }
+        }
+    }
+
+    func testNullForARequiredFieldSaysSo() {
+        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":null}"#))) { error in
+            XCTAssertEqual((error as? ProtocolError)?.message, "field 'bytes' is null")
+        }
+        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"write","pasteboard":"a","items":[null]}"#))) { error in
+            XCTAssertEqual((error as? ProtocolError)?.message, "field 'items.0' is null")
+        }
     }
 }

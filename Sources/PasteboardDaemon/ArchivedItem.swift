@@ -1,0 +1,82 @@
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+/// An item as the daemon's files keep it in their JSON header: its metadata and, for each
+/// representation, where its bytes are. The bytes of eager representations are not in the
+/// header but in the file's body, in order (see `ArchiveFile`).
+struct ArchivedItem: Codable {
+    var suggestedName: String?
+    var visibility: ItemVisibility?
+    var writerPID: Int32?
+    var representations: [Representation]
+
+    /// One representation in a header.
+    struct Representation: Codable {
+        enum Kind: String, Codable { case data, file, promise, unavailable }
+        var type: String
+        var kind: Kind
+        var size: Int?
+        var path: String?
+        var openInPlace: Bool?
+        /// For a promise: its source, for the message once it is unavailable; for unavailable: why.
+        var note: String?
+    }
+
+    /// `item` as a header describes it; its eager bytes are appended to `body`.
+    init(_ item: StoredItem, body: inout [ByteBuffer]) {
+        suggestedName = item.suggestedName
+        visibility = item.visibility == .all ? nil : item.visibility
+        writerPID = item.writerPID
+        representations = item.representations.map { representation in
+            var archived = Representation(type: representation.type.rawValue, kind: .data, size: representation.size)
+            switch representation.content {
+            case .data(let data):
+                body += data
+            case .file(let path, let openInPlace):
+                archived.kind = .file
+                archived.path = path
+                archived.openInPlace = openInPlace ? true : nil
+            case .promise(let promise):
+                archived.kind = .promise
+                archived.note = promise.owner.description
+            case .unavailable(let reason):
+                archived.kind = .unavailable
+                archived.note = reason
+            }
+            return archived
+        }
+    }
+
+    /// The item back, its eager bytes taken from `body`; a promise comes back unavailable (its
+    /// source is not connected to this daemon). Throws when the file at `path` is inconsistent.
+    func stored(body: inout ByteBuffer, registry: TypeRegistry, path: String) throws(ArchiveFile.Failure) -> StoredItem {
+        var stored: [StoredRepresentation] = []
+        for archived in representations {
+            guard let type = registry.resolve(archived.type) ?? TypeIdentifier.wellFormed(archived.type) else {
+                throw ArchiveFile.Failure(description: "\(path) names an invalid type '\(archived.type)'")
+            }
+            switch archived.kind {
+            case .data:
+                guard let size = archived.size, size >= 0, size <= body.readableBytes,
+                      let bytes = body.readSlice(length: size)
+                else { throw ArchiveFile.Failure(description: "\(path) is shorter than its header says") }
+                stored.append(StoredRepresentation(type: type, chunks: size == 0 ? [] : [bytes]))
+            case .file:
+                guard let file = archived.path else { throw ArchiveFile.Failure(description: "\(path) has a file representation without a path") }
+                stored.append(StoredRepresentation(type: type, content: .file(path: file, openInPlace: archived.openInPlace ?? false), size: archived.size))
+            case .promise:
+                let source = archived.note ?? "its source"
+                stored.append(StoredRepresentation(
+                    type: type,
+                    content: .unavailable("pasteboardd restarted, and \(source), which promised \(type), has not offered it again"),
+                    size: archived.size
+                ))
+            case .unavailable:
+                stored.append(StoredRepresentation(type: type, content: .unavailable(archived.note ?? "unavailable"), size: archived.size))
+            }
+        }
+        guard !stored.isEmpty else { throw ArchiveFile.Failure(description: "\(path) has an item without representations") }
+        return StoredItem(representations: stored, suggestedName: suggestedName, visibility: visibility ?? .all, writerPID: writerPID)
+    }
+}

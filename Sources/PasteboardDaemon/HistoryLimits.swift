@@ -1,0 +1,22 @@
+/// How much the general pasteboard's history keeps. When either bound is passed, the oldest
+/// entries leave first; an entry larger than `bytes` on its own is not kept at all.
+public struct HistoryLimits: Sendable, Equatable {
+    /// The most entries kept (0 keeps no history).
+    public var entries: Int
+    /// The most bytes of data the entries hold, all together (eager and captured data; a file
+    /// representation holds only its path).
+    public var bytes: Int
+
+    /// Limits of `entries` entries and `bytes` bytes (by default 100 entries, 64 MiB).
+    public init(entries: Int = 100, bytes: Int = 64 << 20) {
+        self.entries = entries
+        self.bytes = bytes
+    }
+}
+
+extension DaemonConfiguration {
+    /// The history bounds this configuration sets (`historyItems`, `historyBytes`).
+    public var historyLimits: HistoryLimits {
+        HistoryLimits(entries: historyItems, bytes: historyBytes)
+    }
+}

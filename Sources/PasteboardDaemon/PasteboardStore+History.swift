@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Logging
+import PasteboardProtocol
+
+/// The general pasteboard's history: recorded as the pasteboard is written, kept within its
+/// limits, stored in `history/` of the state directory when the store is durable, and served
+/// to the `history`, `history-search`, `history-restore` and `history-clear` requests.
+///
+/// Every change of the history's files happens during a write turn of the general pasteboard
+/// (`beginWrite`), so the files follow the history in memory in order.
+extension PasteboardStore {
+    /// The history from entry `start` on, newest first, as many entries as fit in a frame of
+    /// `frameLimit` bytes (see `HistoryList.fitting`). Throws `invalid-argument` for a negative start.
+    public func historyList(from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
+        let indices = try self.indices(from: start)
+        return HistoryList.fitting(indices.lazy.map(historyInfo), in: frameLimit)
+    }
+
+    /// The entries from `start` on with a text representation that contains `text`, ignoring
+    /// case, with their indices in the whole history; as many as fit in a frame of `frameLimit`
+    /// bytes. Throws `invalid-argument` for empty text or a negative start.
+    public func searchHistory(_ text: String, from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
+        guard !text.isEmpty else { throw ProtocolError(.invalidArgument, "'text' must not be empty") }
+        let needle = text.lowercased()
+        let registry = registry
+        let matching = try indices(from: start).lazy.filter { self.history.entries[$0].containsText(needle, registry: registry) }
+        return HistoryList.fitting(matching.map(historyInfo), in: frameLimit)
+    }
+
+    /// The indices of the entries from `start` on.
+    private func indices(from start: Int) throws(ProtocolError) -> Range<Int> {
+        guard start >= 0 else { throw ProtocolError(.invalidArgument, "'start' must be 0 or more, not \(start)") }
+        return min(start, history.entries.count)..<history.entries.count
+    }
+
+    /// Makes entry `index` the general pasteboard's content again, as a write: stored first, a
+    /// new change count, watchers told; the entry becomes entry 0. An entry that already is the
+    /// current content changes nothing. Returns the change count. Throws `no-such-entry` for an
+    /// index outside the history, and what a write throws; nothing changes then.
+    public func restoreHistoryEntry(_ index: Int) async throws(ProtocolError) -> Int {
+        guard index >= 0 else { throw ProtocolError(.invalidArgument, "'index' must be 0 or more, not \(index)") }
+        await beginWrite(PasteboardName.general)
+        defer { endWrite(PasteboardName.general) }
+        let count = history.entries.count
+        guard index < count else {
+            throw ProtocolError(.noSuchEntry, count == 0
+                ? "the history is empty: there is no entry \(index)"
+                : "the history has no entry \(index): its entries are 0 to \(count - 1)")
+        }
+        let entry = history.entries[index]
+        let current = pasteboard(named: PasteboardName.general)
+        if entry.changeCount == current.changeCount { return current.changeCount }
+        return try await replaceWhileWriting(PasteboardName.general, with: entry.keptItems, recordsHistory: true)
+    }
+
+    /// Forgets every history entry and removes their files; the current content stays.
+    public func clearHistory() async {
+        await beginWrite(PasteboardName.general)
+        defer { endWrite(PasteboardName.general) }
+        history.clear()
+        await storeHistory()
+    }
+
+    /// Puts new history bounds in force (a reloaded configuration), dropping at once the oldest
+    /// entries that no longer fit, and their files.
+    public func setHistoryLimits(_ limits: HistoryLimits) async {
+        await beginWrite(PasteboardName.general)
+        defer { endWrite(PasteboardName.general) }
+        history.setLimits(limits)
+        await storeHistory()
+    }
+
+    /// The bounds the history keeps now.
+    public var historyLimits: HistoryLimits { history.limits }
+
+    // MARK: - Recording and storing
+
+    /// The general pasteboard now holds `pasteboard` in place of the content written at
+    /// `previous`: what that content still promised leaves the history, and the new content
+    /// becomes the newest entry when `recordsHistory` (and `ContentHistory` keeps it).
+    func recordInHistory(_ pasteboard: NamedPasteboard, replacing previous: Int, recordsHistory: Bool) async {
+        history.contentLeft(changeCount: previous)
+        if recordsHistory, !pasteboard.items.isEmpty,
+           let skip = history.record(pasteboard.items, changeCount: pasteboard.changeCount, time: Self.now) {
+            logger.debug("content not kept in the history", metadata: ["changeCount": "\(pasteboard.changeCount)", "reason": "\(skip.rawValue)"])
+        }
+        await storeHistory()
+    }
+
+    /// Performs the file operations the history owes: writes new and changed entries, removes
+    /// the files of entries that left. A file that cannot be written is logged; its entry stays
+    /// in memory only. The caller holds the general pasteboard's write turn.
+    func storeHistory() async {
+        guard let historyStorage else {
+            _ = history.takeFileChanges()
+            return
+        }
+        while true {
+            let changes = history.takeFileChanges()
+            if changes.write.isEmpty && changes.remove.isEmpty { return }
+            if !changes.remove.isEmpty { await historyStorage.remove(changes.remove) }
+            for entry in changes.write {
+                do {
+                    try await historyStorage.save(entry)
+                    history.markSaved(entry.sequence)
+                } catch {
+                    logger.error("history entry not stored; it is kept in memory only", metadata: [
+                        "changeCount": "\(entry.changeCount)", "reason": "\(error.description)",
+                    ])
+                }
+            }
+        }
+    }
+
+    /// Reads the history back from `history/` in `stateDirectory` (creating it when missing),
+    /// then removes the files of entries beyond the limits. When the directory cannot be used,
+    /// the history is kept in memory only, which is logged.
+    func restoreHistory(stateDirectory: String) async {
+        await beginWrite(PasteboardName.general)
+        defer { endWrite(PasteboardName.general) }
+        let storage: HistoryStorage
+        do {
+            storage = try HistoryStorage(stateDirectory: stateDirectory)
+        } catch {
+            logger.error("the history is kept in memory only", metadata: ["reason": "\(error)"])
+            return
+        }
+        historyStorage = storage
+        let (entries, damaged) = storage.loadAll(registry: registry, logger: logger)
+        history.restore(entries, damaged: damaged)
+        logger.info("restored history", metadata: ["entries": "\(history.entries.count)", "directory": "\(storage.directory)"])
+        await storeHistory()
+    }
+
+    private func historyInfo(_ index: Int) -> HistoryEntryInfo {
+        let entry = history.entries[index]
+        let current = pasteboard(named: PasteboardName.general).changeCount == entry.changeCount
+        return entry.info(index: index, current: current, registry: registry)
+    }
+
+    /// The time now, in seconds since 1970-01-01 00:00 UTC.
+    private static var now: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,73 @@
+/// `history`: describe the general pasteboard's history, from entry `start` on.
+public struct HistoryRequest: Sendable, Equatable, Codable {
+    /// The index of the first entry to describe (absent: 0, the newest). An answer holds as many
+    /// entries as fit in one frame; when it says `more`, ask again from the next index.
+    public var start: Int?
+
+    public init(start: Int? = nil) { self.start = start }
+}
+
+/// `history-search`: the text to look for in the general pasteboard's history.
+public struct HistorySearchRequest: Sendable, Equatable, Codable {
+    /// Matched case-insensitively as a substring of each entry's text representations; never empty.
+    public var text: String
+    /// Search the entries from this index on (absent: 0), as in `history`.
+    public var start: Int?
+
+    public init(text: String, start: Int? = nil) {
+        self.text = text
+        self.start = start
+    }
+}
+
+/// `history-restore`: which history entry becomes the general pasteboard's content again.
+public struct HistoryRestoreRequest: Sendable, Equatable, Codable {
+    /// The entry's index in the history as listed now: 0 is the newest.
+    public var index: Int
+
+    public init(index: Int) { self.index = index }
+}
+
+/// `history-list`: the answer to `history` and `history-search`.
+public struct HistoryList: Sendable, Equatable, Codable {
+    /// The entries, newest first (for a search, only those that match).
+    public var entries: [HistoryEntryInfo]
+    /// True when entries after the last one were left out to fit the answer in one frame: ask
+    /// again with `start` one past the last entry's index.
+    public var more: Bool?
+
+    public init(entries: [HistoryEntryInfo], more: Bool? = nil) {
+        self.entries = entries
+        self.more = more
+    }
+}
+
+/// One entry of the general pasteboard's history as described on the wire: an earlier (or the
+/// current) content, never its data.
+public struct HistoryEntryInfo: Sendable, Equatable, Codable {
+    /// The entry's index in the whole history: 0 is the newest. `history-restore` takes it.
+    public var index: Int
+    /// The general pasteboard's change count when this content was written (or restored).
+    public var changeCount: Int
+    /// When it was written, in seconds since 1970-01-01 00:00 UTC.
+    public var time: Double
+    /// True when this entry is the general pasteboard's content now.
+    public var current: Bool?
+    /// The sum of the known sizes of its representations, in bytes.
+    public var size: Int
+    /// The start of its text (at most 100 characters, newlines and all), when it has text.
+    public var preview: String?
+    /// Its items, described as in `items` (types, sizes, MIME types; `lazy` while a live
+    /// source still promises a representation of the current content).
+    public var items: [ItemInfo]
+
+    public init(index: Int, changeCount: Int, time: Double, current: Bool? = nil, size: Int, preview: String? = nil, items: [ItemInfo]) {
+        self.index = index
+        self.changeCount = changeCount
+        self.time = time
+        self.current = current
+        self.size = size
+        self.preview = preview
+        self.items = items
+    }
+}

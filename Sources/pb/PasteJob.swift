@@ -1,0 +1,35 @@
+import Pasteboard
+import PasteboardCLI
+
+/// What `pb paste` does once its arguments are known, whether ArgumentParser or the quick
+/// path (``QuickInvocation``) read them.
+struct PasteJob {
+    /// The named pasteboard.
+    var pasteboard: String
+    /// The accepted type words (`-t`), most preferred first.
+    var types: [String] = []
+    /// Which item, from 0.
+    var item = 0
+    /// The file to write (through a temporary file and a rename); nil for stdout.
+    var output: String?
+    /// How progress is shown.
+    var progress: ProgressDisplay.Mode
+
+    func run() async throws {
+        // The registry (built-in and user types) is read only when there are type words to resolve.
+        let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
+        let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
+        let display = ProgressDisplay(mode: progress)
+        let pasteboard = pasteboard
+        let item = item
+        try await Signals.cancellingOnInterrupt {
+            defer { display.finish() }
+            try await PasteboardOptions.withPasteboard(named: pasteboard) { pasteboard in
+                try await pasteboard.load(item: item, accepting: accepted, progress: display.update) { chunk in
+                    if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+                }
+            }
+            try file?.commit()
+        }
+    }
+}

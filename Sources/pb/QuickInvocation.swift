@@ -1,0 +1,109 @@
+import Pasteboard
+import PasteboardCLI
+import PasteboardProtocol
+
+/// pb's quick path: the invocations shell loops run most — `pb paste` and `pb copy` from
+/// stdin with their everyday options — read without ArgumentParser.
+///
+/// ArgumentParser finds a command's options by reflection, and on a statically linked binary
+/// each first use of a type in that reflection scans every protocol conformance record in the
+/// binary: under callgrind that was a third of all the instructions of a 16-byte `pb paste`.
+/// The quick path accepts only argument vectors whose meaning is beyond doubt (each option in
+/// its documented spelling, each value well-formed, nothing given twice); anything else —
+/// `--help`, an unknown or repeated option, a bad value, a value that looks like an option —
+/// returns nil and goes through ArgumentParser, so every message and error stays its.
+enum QuickInvocation {
+    case paste(PasteJob)
+    case copyStandardInput(pasteboard: String, type: String?, sensitive: Bool)
+
+    /// Recognises `arguments` (without the program name), or returns nil.
+    init?(arguments: some Collection<String>) {
+        guard let command = arguments.first else { return nil }
+        var reader = Reader(arguments: Array(arguments.dropFirst()))
+        switch command {
+        case "paste":
+            var pasteboard: String?, item: Int?, output: String?, types: [String] = []
+            var lines = false, none = false
+            while let argument = reader.next() {
+                switch argument.name {
+                case "-p", "--pasteboard": guard pasteboard == nil, let value = reader.value(of: argument) else { return nil }; pasteboard = value
+                case "-t", "--type": guard let value = reader.value(of: argument) else { return nil }; types.append(value)
+                case "--item": guard item == nil, let value = reader.value(of: argument).flatMap({ Int($0) }), value >= 0 else { return nil }; item = value
+                case "-o", "--output": guard output == nil, let value = reader.value(of: argument) else { return nil }; output = value
+                case "--progress": guard !lines, argument.inlineValue == nil else { return nil }; lines = true
+                case "--no-progress": guard !none, argument.inlineValue == nil else { return nil }; none = true
+                default: return nil
+                }
+            }
+            guard !(lines && none), let name = Self.validName(pasteboard) else { return nil }
+            self = .paste(PasteJob(pasteboard: name, types: types, item: item ?? 0, output: output,
+                                   progress: ProgressDisplay.mode(lines: lines, none: none)))
+        case "copy":
+            var pasteboard: String?, type: String?, sensitive = false
+            while let argument = reader.next() {
+                switch argument.name {
+                case "-p", "--pasteboard": guard pasteboard == nil, let value = reader.value(of: argument) else { return nil }; pasteboard = value
+                case "-t", "--type": guard type == nil, let value = reader.value(of: argument) else { return nil }; type = value
+                case "--sensitive": guard !sensitive, argument.inlineValue == nil else { return nil }; sensitive = true
+                default: return nil
+                }
+            }
+            guard let name = Self.validName(pasteboard) else { return nil }
+            self = .copyStandardInput(pasteboard: name, type: type, sensitive: sensitive)
+        default:
+            return nil
+        }
+    }
+
+    /// Runs the invocation as the subcommand would.
+    func run() async throws {
+        switch self {
+        case .paste(let job):
+            try await job.run()
+        case .copyStandardInput(let pasteboard, let type, let sensitive):
+            let registry = TypeArguments.registry().registry
+            let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
+            var item = try ItemArguments.stdinItem(type: explicitType, registry: registry)
+            if sensitive { item.isSensitive = true }
+            try await Copy.copy([item], to: pasteboard)
+        }
+    }
+
+    /// The pasteboard name to use (the general one when none was given), or nil when `name` is
+    /// not valid (ArgumentParser then reports why).
+    private static func validName(_ name: String?) -> String? {
+        let name = name ?? PasteboardName.general
+        return PasteboardName.validationFailure(name) == nil ? name : nil
+    }
+
+    /// Steps through the arguments: `-x VALUE`, `--name VALUE` and `--name=VALUE` only.
+    private struct Reader {
+        struct Argument {
+            let name: Substring
+            let inlineValue: Substring?
+        }
+
+        let arguments: [String]
+        var index = 0
+
+        /// The next option, split at `=` when it is a long one; nil at the end.
+        mutating func next() -> Argument? {
+            guard index < arguments.count else { return nil }
+            let argument = arguments[index][...]
+            index += 1
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                return Argument(name: argument[..<equals], inlineValue: argument[argument.index(after: equals)...])
+            }
+            return Argument(name: argument, inlineValue: nil)
+        }
+
+        /// The option's value: inline, else the next argument. Nil when it is missing or looks
+        /// like an option (ArgumentParser decides what that means).
+        mutating func value(of argument: Argument) -> String? {
+            if let inline = argument.inlineValue { return String(inline) }
+            guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
+            index += 1
+            return arguments[index - 1]
+        }
+    }
+}
