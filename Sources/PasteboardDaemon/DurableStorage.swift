@@ -57,13 +57,7 @@ public struct DurableStorage: Sendable {
             return []
         }
         defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            names.append(name)
-        }
+        let names = DirectoryEntries.names(of: stream)
         var restored: [NamedPasteboard] = []
         for name in names.sorted() {
             let path = directory + "/" + name

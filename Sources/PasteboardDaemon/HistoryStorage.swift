@@ -61,13 +61,7 @@ struct HistoryStorage: Sendable {
             return ([], [])
         }
         defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            names.append(name)
-        }
+        let names = DirectoryEntries.names(of: stream)
         var loaded: [HistoryEntry] = []
         var damaged: [Int] = []
         for name in names.sorted() {

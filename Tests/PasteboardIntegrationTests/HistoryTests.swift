@@ -36,17 +36,6 @@ final class HistoryTests: IntegrationTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: historyDirectory)) ?? []).filter { $0.hasSuffix(".entry") }.sorted()
     }
 
-    /// Whether any file under the state directory, history included, contains `secret`.
-    private func stateFilesContain(_ secret: String) throws -> Bool {
-        let names = FileManager.default.subpaths(atPath: sandbox.stateDirectory) ?? []
-        return try names.contains { name in
-            let path = sandbox.stateDirectory + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
-            return try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(secret.utf8)) != nil
-        }
-    }
-
     // MARK: - Recording
 
     func testCopiesAreRecordedNewestFirstAndTheCurrentOneIsMarked() throws {

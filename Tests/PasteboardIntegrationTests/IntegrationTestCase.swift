@@ -64,6 +64,17 @@ class IntegrationTestCase: XCTestCase {
     }
 
     /// `pb list --json` decoded.
+    /// Whether any file under the state directory (the history's included) contains `secret`.
+    func stateFilesContain(_ secret: String) throws -> Bool {
+        let names = FileManager.default.subpaths(atPath: sandbox.stateDirectory) ?? []
+        return try names.contains { name in
+            let path = sandbox.stateDirectory + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
+            return try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(secret.utf8)) != nil
+        }
+    }
+
     func listing(_ pasteboard: String = "general") throws -> [String: Any] {
         let result = try pbOK("list", "-p", pasteboard, "--json")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])

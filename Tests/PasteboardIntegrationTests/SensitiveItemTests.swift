@@ -6,17 +6,6 @@ import XCTest
 /// Secrets stay in memory: never in the state directory, the log, or a watcher's output; and
 /// copies can expire.
 final class SensitiveItemTests: IntegrationTestCase {
-    /// Whether any file under the state directory (the history's included) contains `secret`.
-    private func stateFilesContain(_ secret: String) throws -> Bool {
-        let names = FileManager.default.subpaths(atPath: sandbox.stateDirectory) ?? []
-        return try names.contains { name in
-            let path = sandbox.stateDirectory + "/" + name
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return false }
-            return try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(secret.utf8)) != nil
-        }
-    }
-
     func testASensitiveCopyIsPastedButNeverStoredOrLogged() throws {
         try pbOK("copy", stdin: Data("ordinary".utf8))
         try pbOK("copy", "--sensitive", stdin: Data("hunter2-secret".utf8))
