@@ -18,7 +18,7 @@ struct Add: ParsableCommand {
     @Option(name: .customLong("at"), help: ArgumentHelp("Insert at this index (default: the end).", valueName: "index"))
     var index: Int?
 
-    @Argument(help: ArgumentHelp("The PNG file.", valueName: "image"))
+    @Argument(help: ArgumentHelp("The PNG file.", valueName: "image"), completion: .file())
     var image: String
 
     func run() throws {

@@ -4,7 +4,7 @@ import Pasteboard
 
 /// The option every gallery subcommand shares: which gallery file.
 struct GalleryOptions: ParsableArguments {
-    @Option(name: .customLong("file"), help: ArgumentHelp("The gallery file.", valueName: "path"))
+    @Option(name: .customLong("file"), help: ArgumentHelp("The gallery file.", valueName: "path"), completion: .file())
     var path: String = "gallery.json"
 
     /// The gallery file.

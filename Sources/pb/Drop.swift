@@ -37,7 +37,8 @@ struct Drop: AsyncParsableCommand {
     var session: Int?
 
     @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("A file for one item, or an existing directory for any number of items.", valueName: "path"))
+            help: ArgumentHelp("A file for one item, or an existing directory for any number of items.", valueName: "path"),
+            completion: .file())
     var output: String?
 
     @Flag(name: .customLong("progress"), help: "Print 'progress COMPLETED TOTAL' lines (over all items) on stderr.")

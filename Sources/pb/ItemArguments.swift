@@ -15,7 +15,7 @@ struct ItemArguments: ParsableArguments {
             help: ArgumentHelp("A representation of one item: TYPE=@FILE, TYPE=- (stdin) or TYPE=TEXT. Repeat, best first.", valueName: "type=source"))
     var representations: [String] = []
 
-    @Argument(help: ArgumentHelp("Files, one item each (default: stdin).", valueName: "file"))
+    @Argument(help: ArgumentHelp("Files, one item each (default: stdin).", valueName: "file"), completion: .file())
     var files: [String] = []
 
     func validate() throws {

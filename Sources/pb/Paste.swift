@@ -25,7 +25,8 @@ struct Paste: AsyncParsableCommand {
     var item: Int = 0
 
     @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Write to this file (through a temporary file and a rename) instead of stdout.", valueName: "path"))
+            help: ArgumentHelp("Write to this file (through a temporary file and a rename) instead of stdout.", valueName: "path"),
+            completion: .file())
     var output: String?
 
     @Flag(name: .customLong("progress"), help: "Print 'progress COMPLETED TOTAL' lines on stderr.")

@@ -26,6 +26,18 @@ final class CompletionScriptTests: XCTestCase {
         XCTAssertEqual(try bashCompletions("gallery", "dr").sorted(), ["drag", "drop"])
     }
 
+    func testBashCompletesFileNamesWhereAFileIsExpected() throws {
+        for name in ["report.pdf", "photo.png"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: sandbox.path(name), contents: Data()))
+        }
+        let directory = String(sandbox.path("report.pdf").dropLast("report.pdf".count))
+        XCTAssertEqual(try bashCompletions("pb", "paste", "-o", directory + "rep"), [directory + "report.pdf"])
+        XCTAssertEqual(try bashCompletions("pb", "copy", directory + "pho"), [directory + "photo.png"])
+        XCTAssertEqual(try bashCompletions("pb", "drop", "-o", directory + "rep"), [directory + "report.pdf"])
+        XCTAssertEqual(try bashCompletions("gallery", "add", directory + "pho"), [directory + "photo.png"])
+        XCTAssertEqual(try bashCompletions("gallery", "list", "--file", directory + "rep"), [directory + "report.pdf"])
+    }
+
     func testBashOffersEverySubcommandAndOptionHelpLists() throws {
         for tool in Self.tools {
             let help = try CommandHelp.of(tool, in: sandbox)
