@@ -65,6 +65,45 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
     return pid;
 }
 
+pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    sigset_t signals;
+    pid_t pid = -1;
+    int rc;
+
+    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) {
+        errno = rc;
+        return -1;
+    }
+    if ((rc = posix_spawnattr_init(&attr)) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        errno = rc;
+        return -1;
+    }
+    posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+    /* The caller's connection to the daemon and its event loops are not the child's business. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    sigemptyset(&signals);
+    posix_spawnattr_setsigmask(&attr, &signals);
+    sigaddset(&signals, SIGPIPE);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    sigaddset(&signals, SIGQUIT);
+    posix_spawnattr_setsigdefault(&attr, &signals);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+    rc = posix_spawn(&pid, path, &actions, &attr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return pid;
+}
+
 static int interrupt_pipe[2] = {-1, -1};
 
 static void interrupt_handler(int signal_number) {

@@ -11,8 +11,9 @@ import Synchronization
 /// sockets of handed-off transfers (SCM_RIGHTS), each with the request id it belongs to.
 ///
 /// It is attached only to the daemon the connection itself talks to: the socket's peer must
-/// be the `welcome`'s pid. Through a forwarded socket (`ssh -R`) the hand-off path does not
-/// exist or belongs to another daemon, so no channel is attached and loads stream in-band.
+/// be the `welcome`'s pid. Through a forwarded socket (`ssh -R`, socat) the daemon offers no
+/// hand-off (the main socket's peer is the forwarder, not the pid in `hello`), and on another
+/// machine the path would not exist or belong to another daemon; loads then stream in-band.
 /// Setting `PASTEBOARD_HANDOFF=0` turns hand-off off for a process.
 final class HandoffChannel: Sendable {
     private let socket: Int32

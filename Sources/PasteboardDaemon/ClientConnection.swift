@@ -39,9 +39,17 @@ struct ClientConnection: Sendable {
                 var frames = inbound.makeAsyncIterator()
                 do {
                     guard let first = try await frames.next() else { return }
-                    let endpoint = handoff?.register()
+                    let hello = try Self.hello(in: first)
+                    // Hand-off only to a client that is its socket's peer: through a forwarder
+                    // (ssh -R, socat) the peer is the forwarder, and the client may be on another
+                    // machine, where the hand-off socket's path names nothing or another daemon.
+                    let endpoint = hello.pid == peerPID ? handoff?.register() : nil
+                    if handoff != nil, endpoint == nil {
+                        logger.debug("no hand-off: the client's pid is not its socket peer's (a forwarded socket)",
+                                     metadata: ["hello.pid": "\(hello.pid.map(String.init) ?? "none")"])
+                    }
                     defer { if let endpoint { handoff?.unregister(endpoint) } }
-                    guard let hello = try await handshake(first, writer: writer, handoff: endpoint, configuration: configuration) else { return }
+                    try await welcome(writer: writer, handoff: endpoint, configuration: configuration)
                     var logger = logger
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
@@ -71,10 +79,8 @@ struct ClientConnection: Sendable {
         }
     }
 
-    /// Checks the first frame is a compatible `hello` and answers it; nil when the connection must close.
-    private func handshake(
-        _ frame: Frame, writer: FrameWriter, handoff endpoint: HandoffEndpoint?, configuration: DaemonConfiguration
-    ) async throws -> Hello? {
+    /// The first frame's `hello`, when it is one the daemon speaks.
+    private static func hello(in frame: Frame) throws -> Hello {
         guard frame.kind == .message, frame.requestID == 0, case .hello(let hello) = try frame.decodeMessage() else {
             throw ProtocolError(.handshakeRequired, "the first frame must be a hello message on request id 0")
         }
@@ -84,13 +90,17 @@ struct ClientConnection: Sendable {
                 "the daemon speaks protocol version \(ProtocolVersion.current), the client \(hello.version)"
             )
         }
+        return hello
+    }
+
+    /// Answers the `hello` with `welcome`, offering the hand-off socket when `endpoint` is given.
+    private func welcome(writer: FrameWriter, handoff endpoint: HandoffEndpoint?, configuration: DaemonConfiguration) async throws {
         let welcome = Welcome(
             daemon: daemonName, pid: daemonPID,
             maxFrameLength: configuration.maxFrameLength, window: configuration.window,
             handoff: endpoint.flatMap { endpoint in handoff?.offer(for: endpoint) }
         )
         try await writer.send(.welcome(welcome), on: 0)
-        return hello
     }
 
     /// The connection ended: produces in flight fail, and what it still promised becomes unavailable.

@@ -24,6 +24,12 @@ int pasteboard_peer_credentials(int fd, pasteboard_ucred *out);
 /// when negative), and no other descriptor. Returns the child's pid, or -1 with errno set.
 pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd);
 
+/// Starts `path` with `argv` and `envp` as a child that shares the caller's stdout, stderr and
+/// process group: stdin from `stdin_fd`, no other descriptor, an empty signal mask, and the
+/// default action for SIGPIPE, SIGINT, SIGTERM, SIGHUP and SIGQUIT. Returns the child's pid, or
+/// -1 with errno set (ENOENT, EACCES, ENOEXEC when the program cannot be started).
+pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd);
+
 /// Catches SIGINT and SIGTERM from now on: each one writes its number as one byte to a pipe
 /// (async-signal-safe) instead of ending the process. Returns the pipe's read end (the same on
 /// every call), or -1 with errno set.
