@@ -73,8 +73,16 @@ public final class PasteboardServer: Service, Sendable {
         if let directory = configuration.stateDirectory {
             logger.info("restored pasteboards", metadata: ["count": "\(restored)", "directory": "\(directory)"])
         }
-        let serverChannel = try await listen(on: path, maxFrameLength: configuration.maxFrameLength)
+        // The hand-off socket is ready before the main one listens, so every client that
+        // connects finds it.
         let handoff = startHandoff()
+        let serverChannel: NIOAsyncChannel<AcceptedConnection, Never>
+        do {
+            serverChannel = try await listen(on: path, maxFrameLength: configuration.maxFrameLength)
+        } catch {
+            handoff?.stop()
+            throw error
+        }
         var metadata: Logger.Metadata = ["socket": "\(path)", "pid": "\(getpid())", "handoff": "\(handoff?.path ?? "off")"]
         if let activated {
             metadata["activation"] = "systemd"
