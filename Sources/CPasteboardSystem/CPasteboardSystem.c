@@ -28,21 +28,36 @@ int pasteboard_peer_credentials(int fd, pasteboard_ucred *out) {
     return 0;
 }
 
+/* Initialises the file actions and attributes of a spawn; -1 with errno on failure. */
+static int spawn_prepare(posix_spawn_file_actions_t *actions, posix_spawnattr_t *attr) {
+    int rc = posix_spawn_file_actions_init(actions);
+    if (rc == 0 && (rc = posix_spawnattr_init(attr)) != 0) posix_spawn_file_actions_destroy(actions);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return 0;
+}
+
+/* Spawns with the prepared actions and attributes, then releases them; the pid, or -1 with errno. */
+static pid_t spawn_finish(const char *path, char *const argv[], char *const envp[],
+                          posix_spawn_file_actions_t *actions, posix_spawnattr_t *attr) {
+    pid_t pid = -1;
+    int rc = posix_spawn(&pid, path, actions, attr, argv, envp);
+    posix_spawn_file_actions_destroy(actions);
+    posix_spawnattr_destroy(attr);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return pid;
+}
+
 pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
-    pid_t pid = -1;
-    int rc;
 
-    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) {
-        errno = rc;
-        return -1;
-    }
-    if ((rc = posix_spawnattr_init(&attr)) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        errno = rc;
-        return -1;
-    }
+    if (spawn_prepare(&actions, &attr) != 0) return -1;
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     if (stderr_fd >= 0) {
@@ -55,32 +70,15 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
 
-    rc = posix_spawn(&pid, path, &actions, &attr, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) {
-        errno = rc;
-        return -1;
-    }
-    return pid;
+    return spawn_finish(path, argv, envp, &actions, &attr);
 }
 
 pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     sigset_t signals;
-    pid_t pid = -1;
-    int rc;
 
-    if ((rc = posix_spawn_file_actions_init(&actions)) != 0) {
-        errno = rc;
-        return -1;
-    }
-    if ((rc = posix_spawnattr_init(&attr)) != 0) {
-        posix_spawn_file_actions_destroy(&actions);
-        errno = rc;
-        return -1;
-    }
+    if (spawn_prepare(&actions, &attr) != 0) return -1;
     posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
     /* The caller's connection to the daemon and its event loops are not the child's business. */
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
@@ -94,14 +92,7 @@ pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const e
     posix_spawnattr_setsigdefault(&attr, &signals);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
-    rc = posix_spawn(&pid, path, &actions, &attr, argv, envp);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) {
-        errno = rc;
-        return -1;
-    }
-    return pid;
+    return spawn_finish(path, argv, envp, &actions, &attr);
 }
 
 static int interrupt_pipe[2] = {-1, -1};
