@@ -27,7 +27,7 @@ final class HandoffChannel: Sendable {
     /// Connects to `offer.path`, checks the peer is `daemonPID`, and writes the token; nil
     /// when any step fails or hand-off is turned off.
     static func attach(_ offer: HandoffOffer, daemonPID: Int32) -> HandoffChannel? {
-        if SocketLocation.currentEnvironment()["PASTEBOARD_HANDOFF"] == "0" { return nil }
+        if SocketLocation.environmentValue("PASTEBOARD_HANDOFF") == "0" { return nil }
         let fd = pasteboard_unix_socket(offer.path, -1)
         guard fd >= 0 else { return nil }
         var peer = pasteboard_ucred()

@@ -14,35 +14,44 @@ struct ItemUpload: Sendable {
     let registered: [Int]
 
     init(_ items: [ItemProvider], connection: PasteboardConnection) {
-        var infos: [ItemInfo] = []
         var registered: [Int] = []
-        for item in items {
-            var representations: [RepresentationInfo] = []
-            for representation in item.representations {
-                var info = RepresentationInfo(type: representation.type.rawValue, size: representation.size)
-                switch representation.content {
-                case .data: break
-                case .promise(let handler, let observer):
-                    _ = connection.handoff  // attached before the daemon may ask for a hand-off
-                    let number = connection.promises.register(.init(handler: handler, observer: observer))
-                    registered.append(number)
-                    info.promise = number
-                case .file(let path, let openInPlace):
-                    info.file = Pasteboard.absolute(path)
-                    info.openInPlace = openInPlace ? true : nil
-                }
-                representations.append(info)
+        self.infos = items.map { item in
+            Self.info(for: item) { handler, observer in
+                _ = connection.handoff  // attached before the daemon may ask for a hand-off
+                let number = connection.promises.register(.init(handler: handler, observer: observer))
+                registered.append(number)
+                return number
             }
-            infos.append(ItemInfo(
-                representations: representations, suggestedName: item.suggestedName,
-                visibility: item.visibility == .all ? nil : item.visibility,
-                sensitive: item.isSensitive ? true : nil
-            ))
         }
         self.connection = connection
         self.items = items
-        self.infos = infos
         self.registered = registered
+    }
+
+    /// `item` as described on the wire; `promise` registers a promised representation's
+    /// handler and returns the number the daemon will name it by.
+    static func info<Failure: Error>(
+        for item: ItemProvider,
+        promise: (@escaping ItemProvider.LoadHandler, (@Sendable (SourceEvent) -> Void)?) throws(Failure) -> Int
+    ) throws(Failure) -> ItemInfo {
+        var representations: [RepresentationInfo] = []
+        for representation in item.representations {
+            var info = RepresentationInfo(type: representation.type.rawValue, size: representation.size)
+            switch representation.content {
+            case .data: break
+            case .promise(let handler, let observer):
+                info.promise = try promise(handler, observer)
+            case .file(let path, let openInPlace):
+                info.file = Pasteboard.absolute(path)
+                info.openInPlace = openInPlace ? true : nil
+            }
+            representations.append(info)
+        }
+        return ItemInfo(
+            representations: representations, suggestedName: item.suggestedName,
+            visibility: item.visibility == .all ? nil : item.visibility,
+            sensitive: item.isSensitive ? true : nil
+        )
     }
 
     /// Opens a request, sends `message` (which carries `infos`), uploads the eager bytes, and

@@ -75,7 +75,7 @@ public struct LiveSource: Sendable {
     /// A source for `items` on `pasteboard`.
     public init(
         items: [ItemProvider], pasteboard: String = PasteboardName.general,
-        socketPath: String = SocketLocation.socketPath(environment: SocketLocation.currentEnvironment()),
+        socketPath: String = SocketLocation.currentSocketPath(),
         clientName: String, app: String? = nil
     ) {
         self.items = items

@@ -72,7 +72,7 @@ public final class PasteboardConnection: Sendable {
     /// registered. When `body` returns and some are still on a pasteboard, the connection first
     /// relinquishes them: the daemon captures their data within its budget before the close.
     public static func withConnection<Result: Sendable>(
-        socketPath: String = SocketLocation.socketPath(environment: SocketLocation.currentEnvironment()),
+        socketPath: String = SocketLocation.currentSocketPath(),
         clientName: String,
         app: String? = nil,
         declaring types: [TypeDeclaration] = [],

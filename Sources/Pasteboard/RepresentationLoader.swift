@@ -144,7 +144,7 @@ struct RepresentationLoader: Sendable {
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        let directory = directory ?? SocketLocation.currentEnvironment()["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = directory ?? SocketLocation.environmentValue("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(directory)/pasteboard-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

@@ -21,6 +21,19 @@ public enum CommandRunner {
         Glibc.exit(ExitStatus.success)
     }
 
+    /// Runs `body` on this thread; exits when it is done or failed (reporting the failure as
+    /// `Command` would), else returns what `body` left to do.
+    public static func runBlocking<Command: ParsableCommand, Remaining>(
+        _ body: () throws -> Remaining?, reportingAs command: Command.Type
+    ) -> Remaining {
+        do {
+            guard let remaining = try body() else { Glibc.exit(ExitStatus.success) }
+            return remaining
+        } catch {
+            Glibc.exit(ExitStatus.finish(error, command: Command.self))
+        }
+    }
+
     /// Runs `body` (arguments already read) and exits, reporting failures as `Command` would.
     public static func run<Command: ParsableCommand>(_ body: () async throws -> Void, reportingAs command: Command.Type) async -> Never {
         do {

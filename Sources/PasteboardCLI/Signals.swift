@@ -28,6 +28,15 @@ public enum Signals {
         return try result.get()
     }
 
+    /// For code that blocks instead of awaiting (pb's quick path): catches SIGINT and SIGTERM
+    /// from now on and returns a descriptor that becomes readable when one arrives, to poll
+    /// beside the descriptor being waited on; nil when the signals cannot be caught. Not for a
+    /// process that also uses `cancellingOnInterrupt` or `next`, which read the same pipe.
+    public static func interruptDescriptor() -> Int32? {
+        let fd = pasteboard_catch_interrupts()
+        return fd >= 0 ? fd : nil
+    }
+
     /// Waits for SIGINT or SIGTERM and returns it; nil when the waiting task is cancelled.
     public static func next() async -> Int32? {
         let interrupts = Interrupts()

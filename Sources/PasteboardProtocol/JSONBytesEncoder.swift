@@ -77,25 +77,7 @@ private final class JSONStreamWriter {
     }
 
     func string(_ text: String) {
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case UInt8(ascii: "\n"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(UInt8(ascii: "n"))
-            case 0..<0x20:
-                let hex: StaticString = "0123456789abcdef"
-                literal("\\u00")
-                output.append(hex.utf8Start[Int(byte >> 4)])
-                output.append(hex.utf8Start[Int(byte & 0xF)])
-            default:
-                output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
+        JSONObjectWriter.appendString(text, to: &output)
     }
 
     /// Writes `value`, the element just started at `level`: scalars directly, anything else by

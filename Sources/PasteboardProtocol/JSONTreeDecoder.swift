@@ -20,7 +20,12 @@ package enum JSONTreeDecoder {
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON: \(error)"))
         }
-        return try T(from: TreeDecoder(value: value, path: nil))
+        return try decode(type, from: value)
+    }
+
+    /// Decodes a `T` from an already parsed JSON value.
+    package static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try T(from: TreeDecoder(value: value, path: nil))
     }
 }
 

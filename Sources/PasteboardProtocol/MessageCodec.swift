@@ -1,4 +1,5 @@
 import NIOCore
+import PasteboardTypes
 
 /// JSON encoding of control messages: one object, `op` plus the payload's fields.
 /// Unknown members are ignored (so later versions may add optional fields).
@@ -6,14 +7,21 @@ public enum MessageCodec {
     /// Encodes `message` as the UTF-8 JSON payload of a message frame.
     public static func encode(_ message: Message) -> ByteBuffer {
         // Encoding our own Codable structs cannot fail; a failure would be a programming error.
-        let bytes = try! JSONBytesEncoder.encode(message)
+        let bytes = HotMessageCoding.encode(message) ?? (try! JSONBytesEncoder.encode(message))
         return ByteBuffer(bytes: bytes)
     }
 
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
         do {
-            return try JSONTreeDecoder.decode(Message.self, from: payload.readableBytesView)
+            let value: JSONValue
+            do {
+                value = try JSONValue.parse(payload.readableBytesView)
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON: \(error)"))
+            }
+            if case .object(let members) = value, let message = HotMessageCoding.decode(members) { return message }
+            return try JSONTreeDecoder.decode(Message.self, from: value)
         } catch let error as ProtocolError {
             throw error
         } catch let DecodingError.keyNotFound(key, context) {

@@ -9,8 +9,23 @@ public enum SocketLocation {
     /// `$PASTEBOARD_SOCKET` if set, else `$XDG_RUNTIME_DIR/pasteboard/pasteboardd.sock`,
     /// else `/tmp/pasteboard-$UID/pasteboardd.sock`.
     public static func socketPath(environment: [String: String]) -> String {
-        if let explicit = environment["PASTEBOARD_SOCKET"], !explicit.isEmpty { return explicit }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+        socketPath { environment[$0] }
+    }
+
+    /// The socket path for this process's environment.
+    public static func currentSocketPath() -> String {
+        socketPath(lookup: environmentValue)
+    }
+
+    /// The value of this process's environment variable `name`; nil when it is not set.
+    /// (Cheaper than `currentEnvironment()` for one variable: no dictionary of all of them.)
+    public static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    private static func socketPath(lookup: (String) -> String?) -> String {
+        if let explicit = lookup("PASTEBOARD_SOCKET"), !explicit.isEmpty { return explicit }
+        if let runtime = lookup("XDG_RUNTIME_DIR"), !runtime.isEmpty {
             return runtime + "/pasteboard/pasteboardd.sock"
         }
         return "/tmp/pasteboard-\(getuid())/pasteboardd.sock"

@@ -21,7 +21,8 @@ struct PB: AsyncParsableCommand {
     /// everyday `pb paste` and `pb copy` forms take the quick path (see ``QuickInvocation``).
     static func main() async {
         if let quick = QuickInvocation(arguments: CommandLine.arguments.dropFirst()) {
-            await CommandRunner.run(quick.run, reportingAs: PB.self)
+            let remaining = CommandRunner.runBlocking(quick.runBlocking, reportingAs: PB.self)
+            await CommandRunner.run(remaining, reportingAs: PB.self)
         }
         await CommandRunner.main(PB.self)
     }

@@ -15,6 +15,20 @@ struct PasteJob {
     /// How progress is shown.
     var progress: ProgressDisplay.Mode
 
+    /// Pastes through `connection` on this thread; SIGINT and SIGTERM cancel the load.
+    func run(on connection: BlockingConnection) throws {
+        let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
+        let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
+        let display = ProgressDisplay(mode: progress)
+        defer { display.finish() }
+        try connection.load(pasteboard: pasteboard, item: item, accepting: accepted,
+                            interrupt: Signals.interruptDescriptor(), progress: display.update) { chunk in
+            if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+        }
+        try file?.commit()
+    }
+
+    /// Pastes through a `PasteboardConnection`, starting the daemon when none runs.
     func run() async throws {
         // The registry (built-in and user types) is read only when there are type words to resolve.
         let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)

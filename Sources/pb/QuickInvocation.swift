@@ -55,18 +55,29 @@ enum QuickInvocation {
         }
     }
 
-    /// Runs the invocation as the subcommand would.
-    func run() async throws {
+    /// Runs the invocation on this thread through a `BlockingConnection`: no event loop and no
+    /// worker threads to start, which is most of a 16-byte paste's cost. Returns nil when done;
+    /// when no daemon answers, returns what is left to do through `PasteboardConnection`, which
+    /// starts the daemon (stdin, once read, is carried over).
+    func runBlocking() throws -> (@Sendable () async throws -> Void)? {
         switch self {
         case .paste(let job):
-            try await job.run()
+            guard let connection = Self.connect() else { return job.run }
+            try job.run(on: connection)
         case .copyStandardInput(let pasteboard, let type, let sensitive):
             let registry = TypeArguments.registry().registry
             let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
             var item = try ItemArguments.stdinItem(type: explicitType, registry: registry)
             if sensitive { item.isSensitive = true }
-            try await Copy.copy([item], to: pasteboard)
+            guard let connection = Self.connect() else { return { [item] in try await Copy.copy([item], to: pasteboard) } }
+            try connection.setItems([item], on: pasteboard)
         }
+        return nil
+    }
+
+    /// A connection to a daemon that already runs, or nil.
+    private static func connect() -> BlockingConnection? {
+        try? BlockingConnection(clientName: "pb")
     }
 
     /// The pasteboard name to use (the general one when none was given), or nil when `name` is

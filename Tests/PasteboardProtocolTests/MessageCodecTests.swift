@@ -148,6 +148,73 @@ final class MessageCodecTests: XCTestCase {
         }
     }
 
+    /// The messages of every copy and paste are written and read by hand (`HotMessageCoding`);
+    /// what they write must be exactly what the Codable path writes, and what they read exactly
+    /// what it reads, errors included.
+    func testHandWrittenMessagesMatchTheCodablePathByteForByte() throws {
+        let awkward = "a \"quoted\" \\ name\n\u{01} é 😀"
+        let hot: [Message] = samples + [
+            .hello(Hello(version: 7, client: awkward, pid: nil, app: awkward)),
+            .welcome(Welcome(daemon: awkward, pid: 2, maxFrameLength: 65536, window: 1,
+                             handoff: HandoffOffer(path: "/run/user/1/pasteboard/pasteboardd.sock.handoff", token: String(repeating: "ab", count: 16)))),
+            .read(ReadRequest(pasteboard: "general", item: 0, accept: ["public.png", awkward], openInPlace: false, handoff: true)),
+            .read(ReadRequest(session: 9, item: 3, accept: [])),
+            .representation(RepresentationHeader(changeCount: Int.max, item: 0, index: 2, type: awkward, size: 0, mimeType: "image/png",
+                                                 path: "/a b", handoff: false)),
+            .progress(ProgressReport(completed: Int.min, total: Int.max)),
+            .error(ProtocolError(.cancelled, "")),
+            .write(WriteRequest(pasteboard: awkward, items: [], ifChangeCount: 0)),
+            .write(WriteRequest(pasteboard: "p", items: [
+                ItemInfo(representations: [], suggestedName: awkward, visibility: .all, sensitive: false),
+                ItemInfo(representations: [RepresentationInfo(type: "t", size: 1, mimeType: "m", promise: 2, file: "/f", openInPlace: false,
+                                                              lazy: true, unavailable: false)], sensitive: true),
+            ])),
+            .write(WriteRequest(pasteboard: "p", items: [], expire: 1.5)),
+        ]
+        for message in hot {
+            let written = MessageCodec.encode(message)
+            XCTAssertEqual(Array(written.readableBytesView), try JSONBytesEncoder.encode(message), "\(message)")
+            XCTAssertEqual(try MessageCodec.decode(written), message, "\(message)")
+        }
+
+        // Spellings only a foreign writer uses: nulls for optionals, other member orders,
+        // numbers as floats, unknown members. And mistakes, whose errors name the field.
+        let foreign = [
+            #"{"pid":null,"client":"py","version":1,"op":"hello","extra":{"x":[]}}"#,
+            #"{"op":"read","pasteboard":null,"session":4,"item":1.0,"accept":[],"handoff":null}"#,
+            #"{"op":"representation","changeCount":1e2,"item":0,"index":0,"type":"t","size":null,"mimeType":null}"#,
+            #"{"op":"welcome","version":1,"daemon":"d","pid":3,"maxFrameLength":65536,"window":8,"handoff":null}"#,
+            #"{"op":"error","code":"no-such-item","message":null}"#,
+            #"{"op":"error","code":"from-the-future"}"#,
+            #"{"op":"ok","changeCount":null}"#,
+            #"{"op":"write","pasteboard":"p","items":[{"representations":[{"type":"t","size":null}],"visibility":"own-process"}],"expire":null}"#,
+            #"{"op":"hello","version":"1","client":"py"}"#,
+            #"{"op":"hello","version":1}"#,
+            #"{"op":"read","item":0,"accept":["a",1]}"#,
+            #"{"op":"read","item":0,"accept":"public.png"}"#,
+            #"{"op":"welcome","version":1,"daemon":"d","pid":3,"maxFrameLength":65536,"window":8,"handoff":{"path":"/p"}}"#,
+            #"{"op":"credit","bytes":99999999999999999999}"#,
+            #"{"op":"progress","completed":1,"total":"all"}"#,
+            #"{"op":"write","pasteboard":"p","items":[{"representations":[{"type":"t"}],"visibility":"everyone"}]}"#,
+            #"{"op":"write","pasteboard":"p","items":[{"representations":[{"size":1}]}]}"#,
+            #"{"op":"hello","version":1,"client":"py","pid":4294967296}"#,
+        ]
+        for json in foreign {
+            let viaCodable = Result { try JSONTreeDecoder.decode(Message.self, from: Array(json.utf8)) }
+            let viaCodec = Result { try MessageCodec.decode(ByteBuffer(string: json)) }
+            switch (viaCodable, viaCodec) {
+            case (.success(let expected), .success(let actual)):
+                XCTAssertEqual(actual, expected, json)
+            case (.failure, .failure(let error)):
+                let error = try XCTUnwrap(error as? ProtocolError, json)
+                XCTAssertEqual(error.code, .malformedMessage, json)
+                XCTAssertTrue(error.message.hasPrefix("field ") || error.message.hasPrefix("missing field "), "\(json): \(error.message)")
+            default:
+                XCTFail("\(json): Codable gave \(viaCodable), the codec \(viaCodec)")
+            }
+        }
+    }
+
     func testNullForARequiredFieldSaysSo() {
         XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":null}"#))) { error in
             XCTAssertEqual((error as? ProtocolError)?.message, "field 'bytes' is null")

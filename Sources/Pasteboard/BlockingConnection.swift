@@ -1,0 +1,374 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPasteboardSystem
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+/// A connection to `pasteboardd` driven by blocking calls on the calling thread: no event
+/// loop, no tasks, one request at a time.
+///
+/// It is for short-lived command-line processes, `pb paste` and `pb copy` in a shell loop,
+/// where starting NIO's event-loop thread and the concurrency runtime's worker threads costs
+/// more than the request itself. It speaks the same protocol as `PasteboardConnection`, with
+/// flow control, progress and hand-off, but offers only loading a representation and writing
+/// items whose bytes are at hand (data and file representations). Promises, watching, history
+/// and drag sessions need `PasteboardConnection`.
+///
+/// It never starts the daemon: when nothing listens, `init` throws
+/// `PasteboardError.daemonUnreachable` and the caller may fall back to
+/// `PasteboardConnection.withConnection`, which does.
+public final class BlockingConnection {
+    /// What the daemon said in its `welcome`.
+    public private(set) var welcome: Welcome
+    private let socket: Int32
+    /// Bytes read from the socket and not yet decoded into frames.
+    private var inbound = ByteBufferAllocator().buffer(capacity: 64 << 10)
+    private var outbound = ByteBufferAllocator().buffer(capacity: 4 << 10)
+    private var nextRequestID: UInt32 = 1
+    /// The hand-off socket: not tried yet (outer nil), or attached or not possible.
+    private var handoffChannel: HandoffChannel??
+
+    /// Connects to the daemon at `socketPath` and performs the handshake as `clientName`.
+    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to.
+    public init(
+        socketPath: String = SocketLocation.currentSocketPath(),
+        clientName: String
+    ) throws {
+        let fd = pasteboard_unix_socket(socketPath, -1)
+        guard fd >= 0 else {
+            throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: String(cString: strerror(errno)))
+        }
+        socket = fd
+        // The daemon may close a connection whose data we no longer want: that is an error to
+        // report, not a reason to die of SIGPIPE.
+        pasteboard_ignore_sigpipe()
+        welcome = Welcome(daemon: "", pid: 0, maxFrameLength: ProtocolLimits.minimumMaxFrameLength, window: 0)
+        // A daemon that refuses us (another uid) may answer and close before our hello is
+        // written: its error frame, if it arrived, says more than the failed write.
+        let helloFailure: PasteboardError?
+        do {
+            try send(.hello(Hello(client: clientName, pid: getpid())), on: 0)
+            helloFailure = nil
+        } catch {
+            helloFailure = error
+        }
+        let reply: Frame
+        do {
+            reply = try nextFrame(maxFrameLength: ProtocolLimits.defaultMaxFrameLength, interrupt: nil)
+        } catch {
+            close(fd)
+            throw helloFailure ?? error
+        }
+        let answer: Message
+        do {
+            answer = try reply.decodeMessage()
+        } catch {
+            close(fd)
+            throw PasteboardError.daemon(error)
+        }
+        switch answer {
+        case .welcome(let value) where value.version == ProtocolVersion.current:
+            welcome = value
+        case .welcome(let value):
+            close(fd)
+            throw PasteboardError.daemon(ProtocolError(
+                .versionMismatch, "pasteboardd speaks protocol version \(value.version), this client \(ProtocolVersion.current)"
+            ))
+        case .error(let error):
+            close(fd)
+            throw PasteboardError.daemon(error)
+        default:
+            close(fd)
+            throw PasteboardError.connectionLost("the daemon did not answer hello with welcome")
+        }
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    /// The hand-off socket, attached on first use; nil when the daemon offers none.
+    private var handoff: HandoffChannel? {
+        if let handoffChannel { return handoffChannel }
+        let attached = welcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: welcome.pid) }
+        handoffChannel = .some(attached)
+        return attached
+    }
+
+    // MARK: - Loading
+
+    /// Loads item `item`'s representation best matching `accepting` (UTIs or MIME types, most
+    /// preferred first; empty for the item's first representation) from pasteboard `pasteboard`.
+    ///
+    /// `chunk` is called with the bytes in order; credit is returned to the daemon as each
+    /// chunk is consumed, so memory stays bounded. `progress` hears the daemon's progress
+    /// reports. When `interrupt` (a descriptor such as a signal pipe) becomes readable, the load
+    /// is cancelled at the daemon and `CancellationError` is thrown.
+    @discardableResult
+    public func load(
+        pasteboard: String, item: Int = 0, accepting: [TypeIdentifier],
+        interrupt: Int32? = nil,
+        progress: (LoadProgress) -> Void = { _ in },
+        chunk: (ByteBuffer) throws -> Void
+    ) throws -> RepresentationHeader {
+        let id = openRequest()
+        let handoff = handoff
+        let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue), handoff: handoff != nil ? true : nil)
+        do {
+            try send(.read(request), on: id)
+            var window = ReceiveWindow(window: welcome.window)
+            var chosen: RepresentationHeader?
+            /// Bytes that came through a handed-off socket, and the count the daemon reported for them.
+            var handedOff: Int?
+            var reported: Int?
+            while true {
+                let frame = try nextFrame(for: id, interrupt: interrupt)
+                switch frame.kind {
+                case .message:
+                    switch try frame.decodeMessage() {
+                    case .representation(let value):
+                        chosen = value
+                        if value.handoff == true {
+                            guard let handoff else {
+                                throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
+                            }
+                            handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,
+                                                  progress: progress, chunk: chunk)
+                        }
+                    case .progress(let report):
+                        reported = report.completed
+                        progress(LoadProgress(completed: report.completed, total: report.total))
+                    case .error(let error):
+                        throw PasteboardError.daemon(error)
+                    default:
+                        continue
+                    }
+                case .data:
+                    guard let chosen else {
+                        throw PasteboardError.connectionLost("the daemon sent data before naming the representation")
+                    }
+                    let bytes = frame.payload.readableBytes
+                    try window.receive(bytes)
+                    if bytes > 0 { try chunk(frame.payload) }
+                    if frame.isEnd {
+                        if let handedOff, handedOff != reported {
+                            throw PasteboardError.connectionLost("the source wrote \(reported.map(String.init) ?? "an unknown number of") bytes, but \(handedOff) arrived")
+                        }
+                        return chosen
+                    }
+                    if let credit = window.consume(bytes) {
+                        try send(.credit(Credit(bytes: credit)), on: id)
+                    }
+                }
+            }
+        } catch let error as ProtocolError {
+            try? send(.cancel, on: id)
+            throw PasteboardError.daemon(error)
+        } catch let error as PasteboardError {
+            if error.code == nil { try? send(.cancel, on: id) }
+            throw error
+        } catch {
+            try? send(.cancel, on: id)
+            throw error
+        }
+    }
+
+    /// Reads a handed-off transfer socket to its end into `chunk`; returns the byte count.
+    private func drain(
+        _ fd: Int32, total: Int?, interrupt: Int32?,
+        progress: (LoadProgress) -> Void, chunk: (ByteBuffer) throws -> Void
+    ) throws -> Int {
+        defer { close(fd) }
+        var throttle = ProgressThrottle(total: total)
+        var completed = 0
+        var buffer = ByteBufferAllocator().buffer(capacity: HandoffStream.chunk)
+        while true {
+            try waitUntilReadable(fd, interrupt: interrupt)
+            var failure: Int32 = 0
+            buffer.clear()
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: HandoffStream.chunk) { pointer in
+                let result = read(fd, pointer.baseAddress, pointer.count)
+                if result < 0 { failure = errno }
+                return max(result, 0)
+            }
+            switch failure {
+            case 0: break
+            case EINTR, EAGAIN: continue
+            default: throw PasteboardError.io("cannot read the handed-off data: \(String(cString: strerror(failure)))")
+            }
+            if count == 0 { return completed }
+            try chunk(buffer)
+            completed += count
+            if completed != total, throttle.shouldReport(completed) {
+                progress(LoadProgress(completed: completed, total: total))
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Replaces pasteboard `pasteboard`'s items with `items` and returns its new change count.
+    /// Data representations are uploaded under the daemon's flow control; file representations
+    /// are read by the daemon when loaded. Promised representations need a
+    /// `PasteboardConnection` (something must serve them) and are refused.
+    @discardableResult
+    public func setItems(_ items: [ItemProvider], on pasteboard: String, expiringAfter expiry: Duration? = nil) throws -> Int {
+        let infos = try items.map { item throws(PasteboardError) in
+            try ItemUpload.info(for: item) { _, _ throws(PasteboardError) in
+                throw PasteboardError.io("a promised representation needs a PasteboardConnection to serve it")
+            }
+        }
+        let id = openRequest()
+        try send(.write(WriteRequest(pasteboard: pasteboard, items: infos, expire: expiry?.protocolSeconds)), on: id)
+        var credit = welcome.window
+        let limit = min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
+        /// The daemon's next message on the write other than credit, which is counted; nil
+        /// when `waiting` is false and no whole frame has arrived.
+        func answer(waiting: Bool) throws -> Message? {
+            while let frame = try waiting ? nextFrame(for: id, interrupt: nil) : arrivedFrame(for: id) {
+                guard frame.kind == .message else { continue }
+                let message: Message
+                do { message = try frame.decodeMessage() } catch { throw PasteboardError.daemon(error) }
+                if case .credit(let grant) = message { credit += grant.bytes } else { return message }
+            }
+            return nil
+        }
+        var early: Message?
+        upload: for item in items {
+            for representation in item.representations {
+                guard case .data(let chunks) = representation.content else { continue }
+                for chunk in chunks {
+                    var remaining = chunk
+                    while remaining.readableBytes > 0 {
+                        // The daemon may refuse at once (a limit, a bad type): its answer ends the upload.
+                        if let refusal = try answer(waiting: credit == 0) {
+                            early = refusal
+                            break upload
+                        }
+                        guard credit > 0 else { continue }
+                        let size = min(limit, credit, remaining.readableBytes)
+                        try sendData(remaining.readSlice(length: size)!, on: id, end: false)
+                        credit -= size
+                    }
+                }
+                try sendData(ByteBuffer(), on: id, end: true)
+            }
+        }
+        switch try early ?? answer(waiting: true) {
+        case .ok(let ok)?: return ok.changeCount ?? 0
+        case .error(let error)?: throw PasteboardError.daemon(error)
+        case let other?: throw PasteboardConnection.unexpected(other)
+        case nil: throw PasteboardError.connectionLost("the daemon did not answer 'write'")
+        }
+    }
+
+    // MARK: - Frames
+
+    private func openRequest() -> UInt32 {
+        defer { nextRequestID += 1 }
+        return nextRequestID
+    }
+
+    /// Sends a control message on request `id`.
+    private func send(_ message: Message, on id: UInt32) throws(PasteboardError) {
+        outbound.clear()
+        FrameCodec.encode(.message(message, requestID: id), into: &outbound)
+        try writeOutbound()
+    }
+
+    /// Sends a data frame on request `id`.
+    private func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) throws(PasteboardError) {
+        outbound.clear()
+        FrameCodec.encode(.data(bytes, requestID: id, end: end), into: &outbound)
+        try writeOutbound()
+    }
+
+    private func writeOutbound() throws(PasteboardError) {
+        while outbound.readableBytes > 0 {
+            let written = outbound.withUnsafeReadableBytes { write(socket, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw PasteboardError.connectionLost(String(cString: strerror(errno)))
+            }
+            outbound.moveReaderIndex(forwardBy: written)
+        }
+    }
+
+    /// The next frame for request `id`; frames of other requests (the daemon's notifications)
+    /// are skipped. Throws `connectionLost` when the daemon closes the connection.
+    private func nextFrame(for id: UInt32, interrupt: Int32?) throws -> Frame {
+        while true {
+            let frame = try nextFrame(maxFrameLength: welcome.maxFrameLength, interrupt: interrupt)
+            if frame.requestID == id { return frame }
+            if frame.requestID == 0, frame.kind == .message, case .error(let error)? = try? frame.decodeMessage() {
+                throw PasteboardError.daemon(error)
+            }
+        }
+    }
+
+    /// A frame for request `id` that has already arrived, without waiting; nil when there is none.
+    private func arrivedFrame(for id: UInt32) throws -> Frame? {
+        while true {
+            if let frame = try decodeFrame(maxFrameLength: welcome.maxFrameLength) {
+                if frame.requestID == id { return frame }
+                continue
+            }
+            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) > 0 else { return nil }
+            try receive()
+        }
+    }
+
+    private func nextFrame(maxFrameLength: Int, interrupt: Int32?) throws -> Frame {
+        while true {
+            if let frame = try decodeFrame(maxFrameLength: maxFrameLength) { return frame }
+            try waitUntilReadable(socket, interrupt: interrupt)
+            try receive()
+        }
+    }
+
+    private func decodeFrame(maxFrameLength: Int) throws(PasteboardError) -> Frame? {
+        do {
+            return try FrameCodec.decode(from: &inbound, maxFrameLength: maxFrameLength)
+        } catch {
+            throw PasteboardError.connectionLost("the daemon sent a bad frame: \(error)")
+        }
+    }
+
+    /// Reads what the socket has (waiting when it has nothing) into `inbound`.
+    private func receive() throws(PasteboardError) {
+        inbound.discardReadBytes()
+        while true {
+            var failure: Int32 = 0
+            let count = inbound.writeWithUnsafeMutableBytes(minimumWritableBytes: 64 << 10) { pointer in
+                let result = read(socket, pointer.baseAddress, pointer.count)
+                if result < 0 { failure = errno }
+                return max(result, 0)
+            }
+            switch failure {
+            case 0: break
+            case EINTR: continue
+            default: throw PasteboardError.connectionLost(String(cString: strerror(failure)))
+            }
+            if count == 0 { throw PasteboardError.connectionLost("the daemon closed the connection") }
+            return
+        }
+    }
+
+    /// Returns once `fd` is readable (or at its end); throws `CancellationError` once
+    /// `interrupt` is readable instead.
+    private func waitUntilReadable(_ fd: Int32, interrupt: Int32?) throws {
+        guard let interrupt else { return }
+        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: interrupt, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = poll(&entries, 2, -1)
+            if ready < 0, errno == EINTR { continue }
+            if entries[1].revents != 0 { throw CancellationError() }
+            return
+        }
+    }
+}

@@ -1,0 +1,338 @@
+import PasteboardTypes
+
+/// Hand-written JSON for the messages of every copy and paste: `hello`, `welcome`, `write`,
+/// `read`, `representation`, `ok`, `credit`, `progress`, `size`, `cancel` and `error`.
+///
+/// Codable reaches each field through generic containers; the first use of each container type
+/// in a process instantiates its metadata, which on a statically linked binary scans every
+/// protocol conformance record (callgrind: 2.8 million instructions for `pb paste`'s `hello`),
+/// and every later use still costs 20,000–40,000 instructions a message in the daemon. These
+/// paths write and read the fields directly.
+///
+/// They are exact shortcuts, never a second definition: `encode` writes the bytes
+/// `JSONBytesEncoder` writes for the same message (members in declaration order, absent
+/// optionals left out), and `decode` returns a message only when every member it reads is
+/// present and well-typed as the Codable path wants it, else nil, so the Codable path decides,
+/// and reports the error with its coding path.
+enum HotMessageCoding {
+    // MARK: Encoding
+
+    /// The JSON of `message`, or nil when it is not one of the hot messages (or has a field
+    /// the shortcut leaves to Codable, such as a write's expiry).
+    static func encode(_ message: Message) -> [UInt8]? {
+        var json: JSONObjectWriter
+        switch message {
+        case .hello(let hello):
+            json = JSONObjectWriter(op: "hello")
+            json.member("version", hello.version)
+            json.member("client", hello.client)
+            json.member("pid", hello.pid)
+            json.member("app", hello.app)
+        case .welcome(let welcome):
+            json = JSONObjectWriter(op: "welcome")
+            json.member("version", welcome.version)
+            json.member("daemon", welcome.daemon)
+            json.member("pid", welcome.pid)
+            json.member("maxFrameLength", welcome.maxFrameLength)
+            json.member("window", welcome.window)
+            if let offer = welcome.handoff {
+                json.key("handoff")
+                json.output.append(contentsOf: #"{"path":"#.utf8)
+                JSONObjectWriter.appendString(offer.path, to: &json.output)
+                json.output.append(contentsOf: #","token":"#.utf8)
+                JSONObjectWriter.appendString(offer.token, to: &json.output)
+                json.output.append(UInt8(ascii: "}"))
+            }
+        case .ok(let ok):
+            json = JSONObjectWriter(op: "ok")
+            json.member("changeCount", ok.changeCount)
+        case .read(let read):
+            json = JSONObjectWriter(op: "read")
+            json.member("pasteboard", read.pasteboard)
+            json.member("session", read.session)
+            json.member("item", read.item)
+            json.key("accept")
+            json.strings(read.accept)
+            json.member("openInPlace", read.openInPlace)
+            json.member("handoff", read.handoff)
+        case .representation(let header):
+            json = JSONObjectWriter(op: "representation")
+            json.member("changeCount", header.changeCount)
+            json.member("item", header.item)
+            json.member("index", header.index)
+            json.member("type", header.type)
+            json.member("size", header.size)
+            json.member("mimeType", header.mimeType)
+            json.member("path", header.path)
+            json.member("handoff", header.handoff)
+        case .credit(let credit):
+            json = JSONObjectWriter(op: "credit")
+            json.member("bytes", credit.bytes)
+        case .progress(let report):
+            json = JSONObjectWriter(op: "progress")
+            json.member("completed", report.completed)
+            json.member("total", report.total)
+        case .size(let size):
+            json = JSONObjectWriter(op: "size")
+            json.member("bytes", size.bytes)
+        case .cancel:
+            json = JSONObjectWriter(op: "cancel")
+        case .error(let error):
+            json = JSONObjectWriter(op: "error")
+            json.member("code", error.code.rawValue)
+            json.member("message", error.message)
+        case .write(let write) where write.expire == nil:
+            json = JSONObjectWriter(op: "write")
+            json.member("pasteboard", write.pasteboard)
+            json.key("items")
+            json.output.append(UInt8(ascii: "["))
+            for (index, item) in write.items.enumerated() {
+                if index > 0 { json.output.append(UInt8(ascii: ",")) }
+                Self.encode(item, into: &json)
+            }
+            json.output.append(UInt8(ascii: "]"))
+            json.member("ifChangeCount", write.ifChangeCount)
+        default:
+            return nil
+        }
+        json.output.append(UInt8(ascii: "}"))
+        return json.output
+    }
+
+    private static func encode(_ item: ItemInfo, into json: inout JSONObjectWriter) {
+        json.output.append(contentsOf: #"{"representations":["#.utf8)
+        for (index, representation) in item.representations.enumerated() {
+            json.output.append(contentsOf: index == 0 ? #"{"type":"#.utf8 : #",{"type":"#.utf8)
+            JSONObjectWriter.appendString(representation.type, to: &json.output)
+            json.member("size", representation.size)
+            json.member("mimeType", representation.mimeType)
+            json.member("promise", representation.promise)
+            json.member("file", representation.file)
+            json.member("openInPlace", representation.openInPlace)
+            json.member("lazy", representation.lazy)
+            json.member("unavailable", representation.unavailable)
+            json.output.append(UInt8(ascii: "}"))
+        }
+        json.output.append(UInt8(ascii: "]"))
+        json.member("suggestedName", item.suggestedName)
+        json.member("visibility", item.visibility?.rawValue)
+        json.member("sensitive", item.sensitive)
+        json.output.append(UInt8(ascii: "}"))
+    }
+
+    // MARK: Decoding
+
+    /// The message `members` (a parsed JSON object) describes, when it is a hot message and
+    /// every member is as the Codable path requires; nil otherwise.
+    static func decode(_ members: [String: JSONValue]) -> Message? {
+        let fields = Fields(members: members)
+        guard let op = fields.string("op") else { return nil }
+        switch op {
+        case "hello":
+            guard let version = fields.int("version"), let client = fields.string("client"),
+                  let pid = fields.optional("pid", fields.int32), let app = fields.optional("app", fields.string)
+            else { return nil }
+            return .hello(Hello(version: version, client: client, pid: pid, app: app))
+        case "welcome":
+            guard let version = fields.int("version"), let daemon = fields.string("daemon"), let pid = fields.int32("pid"),
+                  let maxFrameLength = fields.int("maxFrameLength"), let window = fields.int("window")
+            else { return nil }
+            var handoff: HandoffOffer?
+            switch members["handoff"] {
+            case nil, .null?: break
+            case .object(let offer)?:
+                let offer = Fields(members: offer)
+                guard let path = offer.string("path"), let token = offer.string("token") else { return nil }
+                handoff = HandoffOffer(path: path, token: token)
+            default: return nil
+            }
+            return .welcome(Welcome(version: version, daemon: daemon, pid: pid, maxFrameLength: maxFrameLength, window: window, handoff: handoff))
+        case "ok":
+            guard let changeCount = fields.optional("changeCount", fields.int) else { return nil }
+            return .ok(OK(changeCount: changeCount))
+        case "read":
+            guard let pasteboard = fields.optional("pasteboard", fields.string), let session = fields.optional("session", fields.int),
+                  let item = fields.int("item"), let accept = fields.strings("accept"),
+                  let openInPlace = fields.optional("openInPlace", fields.bool), let handoff = fields.optional("handoff", fields.bool)
+            else { return nil }
+            return .read(ReadRequest(pasteboard: pasteboard, session: session, item: item, accept: accept, openInPlace: openInPlace, handoff: handoff))
+        case "representation":
+            guard let changeCount = fields.int("changeCount"), let item = fields.int("item"), let index = fields.int("index"),
+                  let type = fields.string("type"), let size = fields.optional("size", fields.int),
+                  let mimeType = fields.optional("mimeType", fields.string), let path = fields.optional("path", fields.string),
+                  let handoff = fields.optional("handoff", fields.bool)
+            else { return nil }
+            return .representation(RepresentationHeader(changeCount: changeCount, item: item, index: index, type: type, size: size,
+                                                        mimeType: mimeType, path: path, handoff: handoff))
+        case "credit":
+            return fields.int("bytes").map { .credit(Credit(bytes: $0)) }
+        case "progress":
+            guard let completed = fields.int("completed"), let total = fields.optional("total", fields.int) else { return nil }
+            return .progress(ProgressReport(completed: completed, total: total))
+        case "size":
+            return fields.int("bytes").map { .size(SizeDeclaration(bytes: $0)) }
+        case "cancel":
+            return .cancel
+        case "error":
+            // An unknown code (from a newer peer) becomes `internal`; a missing message is the code.
+            guard let code = fields.string("code"), let message = fields.optional("message", fields.string) else { return nil }
+            return .error(ProtocolError(ErrorCode(rawValue: code) ?? .internal, message ?? code))
+        case "write":
+            guard let pasteboard = fields.string("pasteboard"), case .array(let elements)? = members["items"],
+                  members["expire"] == nil || members["expire"] == .null,
+                  let ifChangeCount = fields.optional("ifChangeCount", fields.int)
+            else { return nil }
+            var items: [ItemInfo] = []
+            items.reserveCapacity(elements.count)
+            for element in elements {
+                guard case .object(let members) = element, let item = Self.item(Fields(members: members)) else { return nil }
+                items.append(item)
+            }
+            return .write(WriteRequest(pasteboard: pasteboard, items: items, ifChangeCount: ifChangeCount))
+        default:
+            return nil
+        }
+    }
+
+    private static func item(_ fields: Fields) -> ItemInfo? {
+        guard case .array(let elements)? = fields.members["representations"],
+              let suggestedName = fields.optional("suggestedName", fields.string),
+              let visibility = fields.optional("visibility", { fields.string($0).flatMap(ItemVisibility.init(rawValue:)) }),
+              let sensitive = fields.optional("sensitive", fields.bool)
+        else { return nil }
+        var representations: [RepresentationInfo] = []
+        representations.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .object(let members) = element else { return nil }
+            let fields = Fields(members: members)
+            guard let type = fields.string("type"), let size = fields.optional("size", fields.int),
+                  let mimeType = fields.optional("mimeType", fields.string), let promise = fields.optional("promise", fields.int),
+                  let file = fields.optional("file", fields.string), let openInPlace = fields.optional("openInPlace", fields.bool),
+                  let lazy = fields.optional("lazy", fields.bool), let unavailable = fields.optional("unavailable", fields.bool)
+            else { return nil }
+            representations.append(RepresentationInfo(type: type, size: size, mimeType: mimeType, promise: promise, file: file,
+                                                      openInPlace: openInPlace, lazy: lazy, unavailable: unavailable))
+        }
+        return ItemInfo(representations: representations, suggestedName: suggestedName, visibility: visibility, sensitive: sensitive)
+    }
+
+    /// Reads an object's members as the Codable path would accept them; nil for anything else.
+    private struct Fields {
+        let members: [String: JSONValue]
+
+        func string(_ key: String) -> String? {
+            if case .string(let text)? = members[key] { return text }
+            return nil
+        }
+
+        func bool(_ key: String) -> Bool? {
+            if case .bool(let flag)? = members[key] { return flag }
+            return nil
+        }
+
+        /// An integer written as plain digits; other spellings (`1e3`) are left to Codable.
+        func int(_ key: String) -> Int? {
+            if case .number(let literal)? = members[key] { return Int(literal) }
+            return nil
+        }
+
+        func int32(_ key: String) -> Int32? {
+            if case .number(let literal)? = members[key] { return Int32(literal) }
+            return nil
+        }
+
+        func strings(_ key: String) -> [String]? {
+            guard case .array(let elements)? = members[key] else { return nil }
+            var result: [String] = []
+            result.reserveCapacity(elements.count)
+            for element in elements {
+                guard case .string(let text) = element else { return nil }
+                result.append(text)
+            }
+            return result
+        }
+
+        /// An optional member: `.some(nil)` when absent or null, `.some(value)` when `read`
+        /// accepts it, nil (not decodable here) otherwise.
+        func optional<T>(_ key: String, _ read: (String) -> T?) -> T?? {
+            switch members[key] {
+            case nil, .null?: return .some(nil)
+            default: return read(key).map { .some($0) }
+            }
+        }
+    }
+}
+
+/// Writes one JSON object's members, compact, in the order given, as `JSONBytesEncoder` does.
+struct JSONObjectWriter {
+    var output: [UInt8] = []
+
+    /// Starts the object with its `op` member.
+    init(op: String) {
+        output.reserveCapacity(128)
+        output.append(contentsOf: #"{"op":"#.utf8)
+        Self.appendString(op, to: &output)
+    }
+
+    /// Writes `,"name":`.
+    mutating func key(_ name: String) {
+        output.append(UInt8(ascii: ","))
+        Self.appendString(name, to: &output)
+        output.append(UInt8(ascii: ":"))
+    }
+
+    mutating func member(_ name: String, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        Self.appendString(value, to: &output)
+    }
+
+    mutating func member(_ name: String, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        output.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func member(_ name: String, _ value: Int32?) {
+        member(name, value.map(Int.init))
+    }
+
+    mutating func member(_ name: String, _ value: Bool?) {
+        guard let value else { return }
+        key(name)
+        output.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    /// Writes an array of strings.
+    mutating func strings(_ values: [String]) {
+        output.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            Self.appendString(value, to: &output)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    /// Appends `text` as a JSON string: `"`, `\` and control characters escaped, the rest as is.
+    static func appendString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case UInt8(ascii: "\n"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(UInt8(ascii: "n"))
+            case 0..<0x20:
+                let hex: StaticString = "0123456789abcdef"
+                output.append(contentsOf: "\\u00".utf8)
+                output.append(hex.utf8Start[Int(byte >> 4)])
+                output.append(hex.utf8Start[Int(byte & 0xF)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
