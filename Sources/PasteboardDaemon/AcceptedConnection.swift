@@ -7,10 +7,13 @@ import Synchronization
 /// of being dropped, which NIO forbids for a writer that was never finished.
 final class AcceptedConnection: Sendable {
     private let channel: NIOAsyncChannel<Frame, Frame>
+    /// The peer's credentials, read as the connection was accepted (or why they could not be).
+    let peer: Result<PeerCredentials, any Error>
     private let taken = Atomic<Bool>(false)
 
-    init(_ channel: NIOAsyncChannel<Frame, Frame>) {
+    init(_ channel: NIOAsyncChannel<Frame, Frame>, peer: Result<PeerCredentials, any Error>) {
         self.channel = channel
+        self.peer = peer
     }
 
     /// The connection, for the server to serve (and close) itself.

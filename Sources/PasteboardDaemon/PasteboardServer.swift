@@ -109,7 +109,8 @@ public final class PasteboardServer: Service, Sendable {
                         nextID += 1
                         let id = nextID
                         let channel = connection.take()
-                        group.addTask { await self.serve(channel, id: id, handoff: handoff) }
+                        let peer = connection.peer
+                        group.addTask { await self.serve(channel, peer: peer, id: id, handoff: handoff) }
                     }
                 }
                 group.cancelAll()
@@ -127,9 +128,12 @@ public final class PasteboardServer: Service, Sendable {
             .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.recvAllocator, value: FramedReading.allocator)
         let accept: @Sendable (Channel) -> EventLoopFuture<AcceptedConnection> = { channel in
-            channel.eventLoop.makeCompletedFuture {
-                AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: maxFrameLength))
-            }
+            PeerCredentials.of(channel)
+                .map { Result<PeerCredentials, any Error>.success($0) }
+                .recover { .failure($0) }
+                .flatMapThrowing { peer in
+                    AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: maxFrameLength), peer: peer)
+                }
         }
         if let activated {
             return try await bootstrap.bind(activated.descriptor, childChannelInitializer: accept)
@@ -157,7 +161,9 @@ public final class PasteboardServer: Service, Sendable {
         }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<Frame, Frame>, id: Int, handoff: HandoffListener?) async {
+    private func serve(
+        _ connection: NIOAsyncChannel<Frame, Frame>, peer: Result<PeerCredentials, any Error>, id: Int, handoff: HandoffListener?
+    ) async {
         var logger = logger
         logger[metadataKey: "connection.id"] = "\(id)"
         let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
@@ -171,7 +177,7 @@ public final class PasteboardServer: Service, Sendable {
         }
         let peerPID: Int32
         do {
-            let peer = try await PeerCredentials.of(connection.channel)
+            let peer = try peer.get()
             peerPID = peer.pid
             logger[metadataKey: "peer.pid"] = "\(peer.pid)"
             guard peer.uid == getuid() else {

@@ -7,15 +7,16 @@ struct PeerCredentials: Sendable {
     let uid: UInt32
     let gid: UInt32
 
-    /// Reads the credentials of `channel`'s peer.
-    static func of(_ channel: any Channel) async throws -> PeerCredentials {
+    /// Reads the credentials of `channel`'s peer. Called on the channel's event loop (in the
+    /// child channel initializer), the future is already complete: no hop to the loop and back.
+    static func of(_ channel: any Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? any SocketOptionProvider else {
-            throw DaemonError.system(operation: "SO_PEERCRED", path: "(channel)", errno: 95)
+            return channel.eventLoop.makeFailedFuture(DaemonError.system(operation: "SO_PEERCRED", path: "(channel)", errno: 95))
         }
-        let raw: pasteboard_ucred = try await provider.unsafeGetSocketOption(
+        let raw: EventLoopFuture<pasteboard_ucred> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(pasteboard_so_peercred())
-        ).get()
-        return PeerCredentials(pid: raw.pid, uid: raw.uid, gid: raw.gid)
+        )
+        return raw.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
     }
 }
 

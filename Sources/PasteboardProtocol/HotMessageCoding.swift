@@ -313,25 +313,33 @@ struct JSONObjectWriter {
         output.append(UInt8(ascii: "]"))
     }
 
-    /// Appends `text` as a JSON string: `"`, `\` and control characters escaped, the rest as is.
+    /// Appends `text` as a JSON string: `"`, `\` and control characters escaped, the rest as
+    /// is, in runs between escapes.
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(byte)
-            case UInt8(ascii: "\n"):
-                output.append(UInt8(ascii: "\\"))
-                output.append(UInt8(ascii: "n"))
-            case 0..<0x20:
-                let hex: StaticString = "0123456789abcdef"
-                output.append(contentsOf: "\\u00".utf8)
-                output.append(hex.utf8Start[Int(byte >> 4)])
-                output.append(hex.utf8Start[Int(byte & 0xF)])
-            default:
-                output.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(byte)
+                case UInt8(ascii: "\n"):
+                    output.append(UInt8(ascii: "\\"))
+                    output.append(UInt8(ascii: "n"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    output.append(contentsOf: "\\u00".utf8)
+                    output.append(hex.utf8Start[Int(byte >> 4)])
+                    output.append(hex.utf8Start[Int(byte & 0xF)])
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
     }
