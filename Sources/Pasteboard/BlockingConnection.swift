@@ -227,13 +227,16 @@ public final class BlockingConnection {
         var credit = welcome.window
         let limit = min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
         /// The daemon's next message on the write other than credit, which is counted; nil
-        /// when `waiting` is false and no whole frame has arrived.
+        /// once credit came or, when not `waiting`, no whole frame has arrived.
         func answer(waiting: Bool) throws -> Message? {
+            var waiting = waiting
             while let frame = try waiting ? nextFrame(for: id, interrupt: nil) : arrivedFrame(for: id) {
                 guard frame.kind == .message else { continue }
                 let message: Message
                 do { message = try frame.decodeMessage() } catch { throw PasteboardError.daemon(error) }
-                if case .credit(let grant) = message { credit += grant.bytes } else { return message }
+                guard case .credit(let grant) = message else { return message }
+                credit += grant.bytes
+                waiting = false  // take what else has arrived, then send on
             }
             return nil
         }
@@ -258,11 +261,12 @@ public final class BlockingConnection {
                 try sendData(ByteBuffer(), on: id, end: true)
             }
         }
-        switch try early ?? answer(waiting: true) {
-        case .ok(let ok)?: return ok.changeCount ?? 0
-        case .error(let error)?: throw PasteboardError.daemon(error)
-        case let other?: throw PasteboardConnection.unexpected(other)
-        case nil: throw PasteboardError.connectionLost("the daemon did not answer 'write'")
+        var reply = early
+        while reply == nil { reply = try answer(waiting: true) }
+        switch reply! {
+        case .ok(let ok): return ok.changeCount ?? 0
+        case .error(let error): throw PasteboardError.daemon(error)
+        case let other: throw PasteboardConnection.unexpected(other)
         }
     }
 

@@ -20,6 +20,9 @@ final class HandoffListener: Sendable {
     let path: String
     private let listening: Int32
     private let endpoints = Mutex<[String: HandoffEndpoint]>([:])
+    /// Tokens of connections that ended lately: a short-lived client (a 16-byte `pb paste`)
+    /// may be gone before its hand-off connection is read, which is no cause for a notice.
+    private let recentlyEnded = Mutex<[String]>([])
     private let logger: Logger
 
     /// The hand-off socket's path for the main socket at `socketPath`.
@@ -49,6 +52,10 @@ final class HandoffListener: Sendable {
     /// Forgets `endpoint` and closes its socket (its connection ended).
     func unregister(_ endpoint: HandoffEndpoint) {
         endpoints.withLock { _ = $0.removeValue(forKey: endpoint.token) }
+        recentlyEnded.withLock { tokens in
+            if tokens.count == 64 { tokens.removeFirst() }
+            tokens.append(endpoint.token)
+        }
         endpoint.close()
     }
 
@@ -116,7 +123,11 @@ final class HandoffListener: Sendable {
         }
         let key = String(decoding: token, as: UTF8.self)
         guard received == token.count, let endpoint = endpoints.withLock({ $0[key] }) else {
-            logger.notice("closed a hand-off connection without a valid token", metadata: ["peer.pid": "\(credentials.pid)"])
+            if received == token.count, recentlyEnded.withLock({ $0.contains(key) }) {
+                logger.debug("closed a hand-off connection whose connection had already ended", metadata: ["peer.pid": "\(credentials.pid)"])
+            } else {
+                logger.notice("closed a hand-off connection without a valid token", metadata: ["peer.pid": "\(credentials.pid)"])
+            }
             Glibc.close(fd)
             return
         }

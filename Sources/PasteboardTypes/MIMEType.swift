@@ -3,6 +3,7 @@ enum MIMEType {
     /// Lowercased, whitespace removed around `;` and `=`, quotes dropped:
     /// `"Text/Plain; charset=\"UTF-8\""` becomes `"text/plain;charset=utf-8"`.
     static func normalized(_ mime: String) -> String {
+        if isNormalized(mime) { return mime }
         let parts = mime.split(separator: ";", omittingEmptySubsequences: true).map { part -> String in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
                 $0.trimmingASCIIWhitespace().filter { $0 != "\"" }
@@ -10,6 +11,20 @@ enum MIMEType {
             return pieces.joined(separator: "=")
         }
         return parts.filter { !$0.isEmpty }.joined(separator: ";").lowercased()
+    }
+
+    /// Whether `normalized` would return `mime` unchanged: ASCII without upper case, spaces,
+    /// quotes or empty `;` parts. (Most MIME types are written so; checking costs no allocation.)
+    private static func isNormalized(_ mime: String) -> Bool {
+        var previous = UInt8(ascii: ";")
+        for byte in mime.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "\""), 0...0x20, 0x7F...: return false
+            case UInt8(ascii: ";") where previous == UInt8(ascii: ";"): return false
+            default: previous = byte
+            }
+        }
+        return previous != UInt8(ascii: ";")
     }
 
     /// The lowercased `type/subtype` without parameters: `"Text/HTML; charset=utf-8"` becomes `"text/html"`.

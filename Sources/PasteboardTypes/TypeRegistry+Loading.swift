@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -73,6 +78,16 @@ extension TypeRegistry {
     public static func loading(environment: [String: String]) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
         let (registry, errors) = loading(userTypesDirectory: userTypesDirectory(environment: environment))
         return (registry.usingSharedMIMEInfo(from: SharedMIMEInfo.databaseDirectories(environment: environment)), errors)
+    }
+
+    /// `loading(environment:)` with this process's environment: reads only the variables the
+    /// XDG rules use, instead of copying the whole environment into a dictionary.
+    public static func loadingFromProcessEnvironment() -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        var environment: [String: String] = [:]
+        for name in XDGBaseDirectory.variables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return loading(environment: environment)
     }
 
     /// `$XDG_CONFIG_HOME/pasteboard/types.d` or `$HOME/.config/pasteboard/types.d` from the given environment.

@@ -113,6 +113,11 @@ public struct TypeRegistry: Sendable {
         self.ordered = ordered
         self.sources = sources
         self.sharedMIMEInfo = sharedMIMEInfo
+        byIdentifier.reserveCapacity(ordered.count)
+        supertypeLists.reserveCapacity(ordered.count)
+        supertypeSets.reserveCapacity(ordered.count)
+        mimeIndex.reserveCapacity(ordered.count * 2)
+        extensionIndex.reserveCapacity(ordered.count * 2)
         for declaration in ordered {
             byIdentifier[declaration.identifier] = declaration
         }

@@ -1,6 +1,9 @@
 /// The XDG Base Directory rules the type registry needs: where user configuration lives and
 /// which data directories to search. Pure functions of an environment dictionary.
 enum XDGBaseDirectory {
+    /// Every environment variable these rules read.
+    static let variables = ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"]
+
     /// The data directories searched when `XDG_DATA_DIRS` is unset or empty.
     static let defaultDataDirectories = ["/usr/local/share", "/usr/share"]
 

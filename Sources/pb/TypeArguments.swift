@@ -7,7 +7,7 @@ enum TypeArguments {
     /// The registry: built-in types, the user's types.d declarations, and shared-mime-info for
     /// undeclared MIME types (read only if one turns up).
     static func registry() -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
-        TypeRegistry.loading(environment: SocketLocation.currentEnvironment())
+        TypeRegistry.loadingFromProcessEnvironment()
     }
 
     /// A type for `pb copy -t`: a declared UTI or any MIME type. Undeclared UTIs are refused
