@@ -120,27 +120,23 @@ public final class BlockingConnection {
         let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue), handoff: handoff != nil ? true : nil)
         do {
             try send(.read(request), on: id)
-            var window = ReceiveWindow(window: welcome.window)
-            var chosen: RepresentationHeader?
-            /// Bytes that came through a handed-off socket, and the count the daemon reported for them.
-            var handedOff: Int?
-            var reported: Int?
+            var stream = ReadStream(window: welcome.window)
             while true {
                 let frame = try nextFrame(for: id, interrupt: interrupt)
                 switch frame.kind {
                 case .message:
                     switch try frame.decodeMessage() {
                     case .representation(let value):
-                        chosen = value
+                        stream.choose(value)
                         if value.handoff == true {
                             guard let handoff else {
                                 throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
                             }
-                            handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,
-                                                  progress: progress, chunk: chunk)
+                            stream.handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,
+                                                         progress: progress, chunk: chunk)
                         }
                     case .progress(let report):
-                        reported = report.completed
+                        stream.reported = report.completed
                         progress(LoadProgress(completed: report.completed, total: report.total))
                     case .error(let error):
                         throw PasteboardError.daemon(error)
@@ -148,21 +144,10 @@ public final class BlockingConnection {
                         continue
                     }
                 case .data:
-                    guard let chosen else {
-                        throw PasteboardError.connectionLost("the daemon sent data before naming the representation")
-                    }
-                    let bytes = frame.payload.readableBytes
-                    try window.receive(bytes)
-                    if bytes > 0 { try chunk(frame.payload) }
-                    if frame.isEnd {
-                        if let handedOff, handedOff != reported {
-                            throw PasteboardError.connectionLost("the source wrote \(reported.map(String.init) ?? "an unknown number of") bytes, but \(handedOff) arrived")
-                        }
-                        return chosen
-                    }
-                    if let credit = window.consume(bytes) {
-                        try send(.credit(Credit(bytes: credit)), on: id)
-                    }
+                    let step = try stream.receive(frame)
+                    if let bytes = step.bytes { try chunk(bytes) }
+                    if let finished = step.finished { return finished }
+                    if let credit = step.credit { try send(.credit(Credit(bytes: credit)), on: id) }
                 }
             }
         } catch let error as ProtocolError {

@@ -60,28 +60,24 @@ struct RepresentationLoader: Sendable {
         defer { connection.closeRequest(id) }
         let request = request(item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace, handoff: handoff != nil)
         try await connection.send(.read(request), on: id)
-        var window = ReceiveWindow(window: connection.welcome.window)
-        var chosen: RepresentationHeader?
-        /// Bytes that came through a handed-off socket, and the count the daemon reported for them.
-        var handedOff: Int?
-        var reported: Int?
+        var stream = ReadStream(window: connection.welcome.window)
         do {
             for try await frame in frames {
                 switch frame.kind {
                 case .message:
                     switch try frame.decodeMessage() {
                     case .representation(let value):
-                        chosen = value
+                        stream.choose(value)
                         try await header(value)
                         if value.handoff == true {
                             guard let handoff else {
                                 throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
                             }
-                            let stream = HandoffStream(try handoff.descriptor(for: id))
-                            handedOff = try await stream.drain(total: value.size, progress: progress, chunk: chunk)
+                            let transfer = HandoffStream(try handoff.descriptor(for: id))
+                            stream.handedOff = try await transfer.drain(total: value.size, progress: progress, chunk: chunk)
                         }
                     case .progress(let report):
-                        reported = report.completed
+                        stream.reported = report.completed
                         progress(LoadProgress(completed: report.completed, total: report.total))
                     case .error(let error):
                         throw PasteboardError.daemon(error)
@@ -89,19 +85,10 @@ struct RepresentationLoader: Sendable {
                         continue
                     }
                 case .data:
-                    guard let chosen else {
-                        throw PasteboardError.connectionLost("the daemon sent data before naming the representation")
-                    }
-                    let bytes = frame.payload.readableBytes
-                    try window.receive(bytes)
-                    if bytes > 0 { try await chunk(frame.payload) }
-                    if frame.isEnd {
-                        if let handedOff, handedOff != reported {
-                            throw PasteboardError.connectionLost("the source wrote \(reported.map(String.init) ?? "an unknown number of") bytes, but \(handedOff) arrived")
-                        }
-                        return chosen
-                    }
-                    if let credit = window.consume(bytes) {
+                    let step = try stream.receive(frame)
+                    if let bytes = step.bytes { try await chunk(bytes) }
+                    if let finished = step.finished { return finished }
+                    if let credit = step.credit {
                         try await connection.send(.credit(Credit(bytes: credit)), on: id)
                     }
                 }
