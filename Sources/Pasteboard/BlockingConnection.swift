@@ -57,32 +57,28 @@ public final class BlockingConnection {
             helloFailure = error
         }
         let reply: Frame
+        // (Every stored property is set: a throw from here on runs deinit, which closes the socket.)
         do {
             reply = try nextFrame(maxFrameLength: ProtocolLimits.defaultMaxFrameLength, interrupt: nil)
         } catch {
-            close(fd)
             throw helloFailure ?? error
         }
         let answer: Message
         do {
             answer = try reply.decodeMessage()
         } catch {
-            close(fd)
             throw PasteboardError.daemon(error)
         }
         switch answer {
         case .welcome(let value) where value.version == ProtocolVersion.current:
             welcome = value
         case .welcome(let value):
-            close(fd)
             throw PasteboardError.daemon(ProtocolError(
                 .versionMismatch, "pasteboardd speaks protocol version \(value.version), this client \(ProtocolVersion.current)"
             ))
         case .error(let error):
-            close(fd)
             throw PasteboardError.daemon(error)
         default:
-            close(fd)
             throw PasteboardError.connectionLost("the daemon did not answer hello with welcome")
         }
     }
@@ -168,6 +164,7 @@ public final class BlockingConnection {
         progress: (LoadProgress) -> Void, chunk: (ByteBuffer) throws -> Void
     ) throws -> Int {
         defer { close(fd) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)  // reads here wait (after poll, when interruptible)
         var throttle = ProgressThrottle(total: total)
         var completed = 0
         var buffer = ByteBufferAllocator().buffer(capacity: HandoffStream.chunk)
