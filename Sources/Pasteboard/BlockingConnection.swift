@@ -123,17 +123,12 @@ public final class BlockingConnection {
                 case .message:
                     switch try frame.decodeMessage() {
                     case .representation(let value):
-                        stream.choose(value)
-                        if value.handoff == true {
-                            guard let handoff else {
-                                throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
-                            }
+                        if try stream.choose(value, handoffAttached: handoff != nil), let handoff {
                             stream.handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,
                                                          progress: progress, chunk: chunk)
                         }
                     case .progress(let report):
-                        stream.reported = report.completed
-                        progress(LoadProgress(completed: report.completed, total: report.total))
+                        progress(stream.progress(report))
                     case .error(let error):
                         throw PasteboardError.daemon(error)
                     default:

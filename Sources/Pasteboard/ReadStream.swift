@@ -28,8 +28,21 @@ struct ReadStream {
         self.window = ReceiveWindow(window: window)
     }
 
-    mutating func choose(_ header: RepresentationHeader) {
+    /// Takes the daemon's choice; returns true when its bytes come through a handed-off socket.
+    /// Throws when the daemon hands off a load for which no hand-off socket is attached.
+    mutating func choose(_ header: RepresentationHeader, handoffAttached: Bool) throws -> Bool {
         chosen = header
+        guard header.handoff == true else { return false }
+        guard handoffAttached else {
+            throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
+        }
+        return true
+    }
+
+    /// Takes a `progress` report; returns it as the destination hears it.
+    mutating func progress(_ report: ProgressReport) -> LoadProgress {
+        reported = report.completed
+        return LoadProgress(completed: report.completed, total: report.total)
     }
 
     /// Takes a data frame. Throws when it breaks the protocol: data before the representation

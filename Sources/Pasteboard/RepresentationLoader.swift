@@ -67,18 +67,14 @@ struct RepresentationLoader: Sendable {
                 case .message:
                     switch try frame.decodeMessage() {
                     case .representation(let value):
-                        stream.choose(value)
+                        let handedOff = try stream.choose(value, handoffAttached: handoff != nil)
                         try await header(value)
-                        if value.handoff == true {
-                            guard let handoff else {
-                                throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
-                            }
+                        if handedOff, let handoff {
                             let transfer = HandoffStream(try handoff.descriptor(for: id))
                             stream.handedOff = try await transfer.drain(total: value.size, progress: progress, chunk: chunk)
                         }
                     case .progress(let report):
-                        stream.reported = report.completed
-                        progress(LoadProgress(completed: report.completed, total: report.total))
+                        progress(stream.progress(report))
                     case .error(let error):
                         throw PasteboardError.daemon(error)
                     default:
