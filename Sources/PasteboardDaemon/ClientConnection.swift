@@ -20,6 +20,8 @@ struct ClientConnection: Sendable {
     let peerPID: Int32
     /// The daemon's hand-off socket, when it offers hand-off.
     let handoff: HandoffListener?
+    /// The channel's event loop as a task executor: the connection's tasks prefer it.
+    let executor: EventLoopTaskExecutor
 
     /// Serves the connection until the client closes it, breaks the protocol, or the task is cancelled.
     func run() async {
@@ -29,7 +31,7 @@ struct ClientConnection: Sendable {
                 let writer = FrameWriter(outbound: outbound)
                 let requests = RequestTable()
                 let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout)
-                let watching = Task { [store, logger, channel] in
+                let watching = Task(executorPreference: executor) { [store, logger, channel] in
                     await watchdog.closeOnExpiry(channel.channel, writer: writer, logger: logger) { source in
                         guard requests.isEmpty else { return true }
                         return await !store.promises(ownedBy: source).isEmpty
@@ -280,7 +282,7 @@ struct ClientConnection: Sendable {
         case .relinquish:
             let capture = OwnerCapture(source: source, store: store, budget: configuration.captureBudget, logger: logger)
             _ = requests.reserve(id, window: nil, stop: {})
-            requests.attach(Task {
+            requests.attach(Task(executorPreference: executor) {
                 await capture.run()
                 requests.remove(id)
                 try? await writer.send(.ok(OK()), on: id)
@@ -299,7 +301,7 @@ struct ClientConnection: Sendable {
                 reader: source,
                 release: { requests.remove(id) }
             )
-            requests.attach(Task { await transfer.run() }, to: id)
+            requests.attach(Task(executorPreference: executor) { await transfer.run() }, to: id)
         case .watch(let request):
             if let failure = PasteboardName.validationFailure(request.pasteboard) {
                 try await writer.send(.error(ProtocolError(.invalidArgument, failure)), on: id)
@@ -307,7 +309,7 @@ struct ClientConnection: Sendable {
             }
             let (current, changes, stop) = await store.watch(request.pasteboard)
             _ = requests.reserve(id, window: nil, stop: stop)
-            requests.attach(Task {
+            requests.attach(Task(executorPreference: executor) {
                 do {
                     try await writer.send(.changed(current), on: id)
                     for await change in changes { try await writer.send(.changed(change), on: id) }
@@ -432,7 +434,7 @@ struct ClientConnection: Sendable {
         _ = requests.reserve(id, window: nil, stop: {
             Task { await store.leave(session, participant: participation.participant, client: source) }
         })
-        requests.attach(Task {
+        requests.attach(Task(executorPreference: executor) {
             do {
                 try await writer.send(.session(participation.info), on: id)
                 for await event in participation.events {

@@ -10,6 +10,11 @@ struct FrameWriter: Sendable {
         try await outbound.write(.message(message, requestID: id))
     }
 
+    /// Sends `frames` in order with one flush: one system call where the socket takes them all.
+    func send(_ frames: [Frame]) async throws {
+        try await outbound.write(contentsOf: frames)
+    }
+
     /// Sends a data frame on request `id`.
     func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) async throws {
         try await outbound.write(.data(bytes, requestID: id, end: end))

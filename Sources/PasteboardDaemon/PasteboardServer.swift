@@ -110,7 +110,10 @@ public final class PasteboardServer: Service, Sendable {
                         let id = nextID
                         let channel = connection.take()
                         let peer = connection.peer
-                        group.addTask { await self.serve(channel, peer: peer, id: id, handoff: handoff) }
+                        let executor = EventLoopTaskExecutor(channel.channel.eventLoop)
+                        group.addTask(executorPreference: executor) {
+                            await self.serve(channel, peer: peer, id: id, handoff: handoff, executor: executor)
+                        }
                     }
                 }
                 group.cancelAll()
@@ -162,7 +165,8 @@ public final class PasteboardServer: Service, Sendable {
     }
 
     private func serve(
-        _ connection: NIOAsyncChannel<Frame, Frame>, peer: Result<PeerCredentials, any Error>, id: Int, handoff: HandoffListener?
+        _ connection: NIOAsyncChannel<Frame, Frame>, peer: Result<PeerCredentials, any Error>, id: Int, handoff: HandoffListener?,
+        executor: EventLoopTaskExecutor
     ) async {
         var logger = logger
         logger[metadataKey: "connection.id"] = "\(id)"
@@ -192,7 +196,7 @@ public final class PasteboardServer: Service, Sendable {
         }
         await ClientConnection(
             channel: connection, store: store, liveConfiguration: live, logger: logger,
-            daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID, handoff: handoff
+            daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID, handoff: handoff, executor: executor
         ).run()
     }
 

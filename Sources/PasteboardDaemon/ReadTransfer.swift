@@ -90,6 +90,22 @@ struct ReadTransfer: Sendable {
         }
         switch representation.content {
         case .data(let chunks):
+            if let size = representation.size, size <= chunkLimit, try window.take(size) {
+                // Small and within credit: the header, the bytes, the final progress and END
+                // go out in one write, where a frame each would cost the client a wake-up each.
+                try Task.checkCancellation()
+                var frames: [Frame] = [.message(header(size: size), requestID: id)]
+                if size > 0 {
+                    var bytes = chunks.count == 1 ? chunks[0] : ByteBuffer()
+                    if chunks.count != 1 { for chunk in chunks { bytes.writeImmutableBuffer(chunk) } }
+                    frames.append(.data(bytes, requestID: id))
+                }
+                frames.append(.message(.progress(ProgressThrottle(total: size).report(size)), requestID: id))
+                frames.append(.data(ByteBuffer(), requestID: id, end: true))
+                release()
+                try await writer.send(frames)
+                return
+            }
             try await writer.send(header(size: representation.size), on: id)
             var stream = OutgoingStream(transfer: self, total: representation.size)
             for chunk in chunks { try await stream.forward(chunk) }

@@ -40,6 +40,17 @@ public final class SendWindow: Sendable {
         waiter?.resume(throwing: error)
     }
 
+    /// Takes exactly `bytes` of credit if that much is available now; false (taking nothing)
+    /// when it is not. Throws the stream's failure, like `acquire`.
+    public func take(_ bytes: Int) throws -> Bool {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            guard state.credit >= bytes else { return false }
+            state.credit -= bytes
+            return true
+        }
+    }
+
     /// Waits for credit and takes up to `wanted` bytes of it; returns how many were taken (≥ 1).
     public func acquire(upTo wanted: Int) async throws -> Int {
         precondition(wanted > 0)

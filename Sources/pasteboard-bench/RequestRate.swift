@@ -1,8 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pasteboard
 import PasteboardTypes
 
 /// Concurrent clients of the library, each on its own connection and pasteboard, alternately
-/// copying a 16-byte item and pasting it back (and checking it), for a fixed time.
+/// copying a 16-byte item and pasting it back (and checking it), for a fixed time: as tasks
+/// on `PasteboardConnection`s, or as threads on `BlockingConnection`s.
 enum RequestRate {
     /// Requests (copies plus pastes) per second over `seconds`.
     static func measure(_ daemon: BenchDaemon, clients: Int, seconds: Int) async throws -> Double {
@@ -43,5 +47,44 @@ enum RequestRate {
         }
         if let message = failure.recorded { throw BenchError("request rate: \(message)") }
         return Double(requests.current) / Figure.seconds(clock.now - started)
+    }
+
+    /// `measure` with `BlockingConnection` clients, each on a thread of its own.
+    static func measureBlocking(_ daemon: BenchDaemon, clients: Int, seconds: Int) throws -> Double {
+        let requests = SharedCount()
+        let failure = FirstFailure()
+        let stop = StopFlag()
+        let clock = ContinuousClock()
+        let socketPath = daemon.socketPath
+        let started = clock.now
+        let threads = (0..<clients).map { client in
+            BlockingThread {
+                do {
+                    let connection = try BlockingConnection(socketPath: socketPath, clientName: "bench-rate")
+                    let name = "rate-\(client)"
+                    var sequence = 0
+                    while !stop.isSet {
+                        let text = String("\(client)-\(sequence)-0123456789abcdef".prefix(16))
+                        var item = ItemProvider()
+                        item.registerData(Array(text.utf8), for: .utf8PlainText)
+                        try connection.setItems([item], on: name)
+                        var bytes: [UInt8] = []
+                        try connection.load(pasteboard: name, accepting: [.plainText]) { bytes += $0.readableBytesView }
+                        guard bytes == Array(text.utf8) else { throw BenchError("client \(client) pasted something else") }
+                        requests.add(2)
+                        sequence += 1
+                    }
+                } catch {
+                    failure.record("\(error)")
+                    stop.set()
+                }
+            }
+        }
+        usleep(UInt32(seconds) * 1_000_000)
+        stop.set()
+        let elapsed = clock.now - started
+        for thread in threads { thread.join() }
+        if let message = failure.recorded { throw BenchError("request rate: \(message)") }
+        return Double(requests.current) / Figure.seconds(elapsed)
     }
 }

@@ -10,8 +10,9 @@ struct Run: AsyncParsableCommand {
         abstract: "Measure each scenario against its baseline and print the table (the default).",
         discussion: """
             Scenarios: small paste and small copy (whole-process time of pb against xsel on \
-            Xvfb), request rate (50 library clients against redis-benchmark SET/GET on a Unix \
-            socket, without and with per-write fsync), large transfer (a 1 GiB lazy \
+            Xvfb), request rate (50 library clients, as tasks on PasteboardConnection and as threads \
+            on BlockingConnection, against redis-benchmark SET/GET on a Unix socket, without and \
+            with per-write fsync), large transfer (a 1 GiB lazy \
             representation through the daemon against a relay process, and through a handed-off \
             pipe against a socketpair copy), memory (the daemon's peak resident size while \
             relaying 4 GiB), and scale (paste latency with 10,000 items against 1; 1,000 \
@@ -88,22 +89,24 @@ struct Run: AsyncParsableCommand {
         for durable in [false, true] {
             let daemon = try await BenchDaemon.start(durable ? [] : ["--memory-only"])
             defer { daemon.stop() }
-            progress("request rate, \(clients) clients, \(durable ? "durable" : "memory-only") daemon")
-            let ours = try await RequestRate.measure(daemon, clients: clients, seconds: rateSeconds)
+            progress("request rate, \(clients) clients, \(durable ? "durable" : "memory-only") daemon: PasteboardConnection, then BlockingConnection")
+            let async = try await RequestRate.measure(daemon, clients: clients, seconds: rateSeconds)
+            let blocking = try RequestRate.measureBlocking(daemon, clients: clients, seconds: rateSeconds)
             let persistence = durable
                 ? ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
                 : ["--appendonly", "no", "--save", ""]
             let baseline = RedisBaseline.rate(clients: clients, requests: 200_000, directory: daemon.directory, persistence: persistence)
             let theirs = try? baseline.get()
-            let ratio = theirs.map { ours / $0 }
-            rows.append(BenchRow(
-                scenario: durable
-                    ? "Request rate: \(clients) clients copy+paste 16 bytes, each copy synced to disk"
-                    : "Request rate: \(clients) clients copy+paste 16 bytes, memory-only daemon",
-                ours: Figure.rate(ours),
-                baseline: theirs.map { "\(Figure.rate($0)) (redis SET/GET, \(durable ? "appendfsync always" : "no persistence"))" }
-                    ?? "— (\(Self.reason(baseline)))",
-                ratio: ratio, goal: "≥ 0.5×", met: ratio.map { $0 >= 0.5 }))
+            let daemonKind = durable ? "each copy synced to disk" : "memory-only daemon"
+            for (ours, clientKind) in [(async, "PasteboardConnection"), (blocking, "BlockingConnection, a thread each")] {
+                let ratio = theirs.map { ours / $0 }
+                rows.append(BenchRow(
+                    scenario: "Request rate: \(clients) clients (\(clientKind)) copy+paste 16 bytes, \(daemonKind)",
+                    ours: Figure.rate(ours),
+                    baseline: theirs.map { "\(Figure.rate($0)) (redis SET/GET, \(durable ? "appendfsync always" : "no persistence"))" }
+                        ?? "— (\(Self.reason(baseline)))",
+                    ratio: ratio, goal: "≥ 0.5×", met: ratio.map { $0 >= 0.5 }))
+            }
         }
         return rows
     }
