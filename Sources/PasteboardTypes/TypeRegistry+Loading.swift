@@ -95,8 +95,22 @@ extension TypeRegistry {
     /// A relative or empty `XDG_CONFIG_HOME` is ignored, as the XDG Base Directory spec requires;
     /// `nil` when neither variable gives an absolute path.
     public static func userTypesDirectory(environment: [String: String]) -> String? {
-        XDGBaseDirectory.home("XDG_CONFIG_HOME", fallback: ".config", environment: environment)
+        userTypesDirectory { environment[$0] }
+    }
+
+    /// `userTypesDirectory(environment:)` with the environment's values given by `value`.
+    static func userTypesDirectory(value: (String) -> String?) -> String? {
+        XDGBaseDirectory.home("XDG_CONFIG_HOME", fallback: ".config", value: value)
             .map { XDGBaseDirectory.joined($0, "pasteboard/types.d") }
+    }
+
+    /// Whether this process's user declares types: `loading(userTypesDirectory:)` would read
+    /// at least one file (or report a directory it cannot read).
+    static func processUserDeclaresTypes() -> Bool {
+        guard let directory = userTypesDirectory(value: { name in getenv(name).map { String(cString: $0) } }) else { return false }
+        guard let stream = opendir(directory) else { return errno != ENOENT && errno != ENOTDIR }
+        defer { closedir(stream) }
+        return DirectoryEntries.names(of: stream).contains { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
     }
 
     /// Errors sorted by the index in their field's `types[N]` (stable; file-level errors first).

@@ -13,15 +13,32 @@ extension TypeRegistry {
         return Array(prefix).withUnsafeBufferPointer { sniff(buffer: $0, isComplete: isComplete, filename: filename) }
     }
 
+    /// The type `loadingFromProcessEnvironment()`'s registry sniffs for content without a file
+    /// name, such as standard input. When the user declares no types, only the built-ins'
+    /// magic patterns can match, and the registry is not built: `pb copy` from stdin needs
+    /// nothing else of it.
+    public static func sniffWithProcessEnvironment(prefix: some Collection<UInt8>, isComplete: Bool) -> TypeIdentifier {
+        if processUserDeclaresTypes() {
+            return loadingFromProcessEnvironment().registry.sniff(prefix: prefix, isComplete: isComplete, filename: nil)
+        }
+        let sniff = { (buffer: UnsafeBufferPointer<UInt8>) in
+            MagicTable.builtIn.type(matching: buffer) ?? textOrData(buffer, isComplete: isComplete)
+        }
+        return prefix.withContiguousStorageIfAvailable(sniff) ?? Array(prefix).withUnsafeBufferPointer(sniff)
+    }
+
     /// `sniff(prefix:isComplete:filename:)` on contiguous bytes.
     private func sniff(buffer: UnsafeBufferPointer<UInt8>, isComplete: Bool, filename: String?) -> TypeIdentifier {
-        for entry in magicTable where entry.pattern.matches(buffer) {
-            return entry.type
-        }
+        if let type = magicTable.type(matching: buffer) { return type }
         if let filename, let ext = Self.filenameExtension(of: filename), let type = type(forFilenameExtension: ext) {
             return type
         }
-        return Self.isText(buffer, isComplete: isComplete) ? .utf8PlainText : .data
+        return Self.textOrData(buffer, isComplete: isComplete)
+    }
+
+    /// UTF-8 plain text when `bytes` is text, else data: the last step of sniffing.
+    private static func textOrData(_ bytes: UnsafeBufferPointer<UInt8>, isComplete: Bool) -> TypeIdentifier {
+        isText(bytes, isComplete: isComplete) ? .utf8PlainText : .data
     }
 
     /// The extension of the last path component (`"a/b.tar.gz"` -> `"gz"`); `nil` for `".bashrc"` or `"README"`.

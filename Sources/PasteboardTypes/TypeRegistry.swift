@@ -11,12 +11,6 @@ import Foundation
 /// except that dynamic types walk their shared-mime-info ancestry when a database is attached
 /// (``usingSharedMIMEInfo(from:)``).
 public struct TypeRegistry: Sendable {
-    /// A magic pattern and the type it identifies.
-    struct MagicEntry: Sendable {
-        var type: TypeIdentifier
-        var pattern: MagicPattern
-    }
-
     /// Declarations in the order they were added (built-ins first); earlier ones win tag clashes.
     private(set) var ordered: [TypeDeclaration] = []
     /// Where each declaration came from (`"built-in"`, a path, an app name).
@@ -33,8 +27,8 @@ public struct TypeRegistry: Sendable {
     private(set) var mimeIndex: [String: TypeIdentifier] = [:]
     /// Lowercased filename extension to type.
     private(set) var extensionIndex: [String: TypeIdentifier] = [:]
-    /// Magic patterns, longest first (then in declaration order).
-    private(set) var magicTable: [MagicEntry] = []
+    /// Magic patterns, in the order sniffing tries them.
+    private(set) var magicTable = MagicTable([])
     /// Supertypes of a dynamic `text/*` type, nearest first.
     private(set) var dynamicTextSupertypes: [TypeIdentifier] = []
     /// Supertypes of any other dynamic type, nearest first.
@@ -46,14 +40,15 @@ public struct TypeRegistry: Sendable {
     /// Where undeclared MIME types find their parents and aliases, if anywhere (see ``usingSharedMIMEInfo(from:)``).
     var sharedMIMEInfo: LazySharedMIMEInfo?
 
-    /// The built-in declarations, parsed from the embedded copy of `Config/types.json`.
-    public static let builtIn: TypeRegistry = {
-        let parsed = DeclarationParser.file(Data(BuiltInTypes.json.utf8))
-        let result = TypeRegistry.empty.adding(entries: parsed.entries, source: "built-in", rejected: [])
-        let problems = parsed.problems.map { "built-in: \($0.field): \($0.message)" } + result.errors.map(\.description)
-        precondition(problems.isEmpty, "invalid built-in types: \(problems.joined(separator: "; "))")
-        return result.registry
-    }()
+    /// The built-in declarations: `Config/types.json`, as compiled in (``BuiltInTypes``).
+    ///
+    /// They are not validated again here: `BuiltInTypesTests` proves that adding them to an
+    /// empty registry reports nothing and gives this registry, so a command that needs only the
+    /// built-ins pays for building the indices alone.
+    public static let builtIn = TypeRegistry(
+        ordered: BuiltInTypes.declarations,
+        sources: Dictionary(uniqueKeysWithValues: BuiltInTypes.declarations.lazy.map { ($0.identifier, "built-in") }),
+        sharedMIMEInfo: nil)
 
     /// A registry with no declarations at all.
     static let empty = TypeRegistry(ordered: [], sources: [:], sharedMIMEInfo: nil)
@@ -136,17 +131,7 @@ public struct TypeRegistry: Sendable {
                 if extensionIndex[key] == nil { extensionIndex[key] = declaration.identifier }
             }
         }
-        var table: [(order: Int, entry: MagicEntry)] = []
-        for declaration in ordered {
-            for pattern in declaration.magic {
-                table.append((table.count, MagicEntry(type: declaration.identifier, pattern: pattern)))
-            }
-        }
-        magicTable = table.sorted {
-            $0.entry.pattern.bytes.count != $1.entry.pattern.bytes.count
-                ? $0.entry.pattern.bytes.count > $1.entry.pattern.bytes.count
-                : $0.order < $1.order
-        }.map(\.entry)
+        magicTable = MagicTable(ordered)
 
         let dataChain = byIdentifier[.data] == nil ? [] : [TypeIdentifier.data] + (supertypeLists[.data] ?? [])
         let textChain = byIdentifier[.text] == nil ? [] : [TypeIdentifier.text] + (supertypeLists[.text] ?? [])

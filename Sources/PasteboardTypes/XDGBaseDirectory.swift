@@ -11,8 +11,13 @@ enum XDGBaseDirectory {
     ///
     /// A relative or empty value is ignored, as the XDG Base Directory spec requires.
     static func home(_ variable: String, fallback: String, environment: [String: String]) -> String? {
-        if let value = environment[variable], value.hasPrefix("/") { return value }
-        if let home = environment["HOME"], home.hasPrefix("/") { return joined(home, fallback) }
+        home(variable, fallback: fallback) { environment[$0] }
+    }
+
+    /// `home(_:fallback:environment:)` with the environment's values given by `value`.
+    static func home(_ variable: String, fallback: String, value: (String) -> String?) -> String? {
+        if let value = value(variable), value.hasPrefix("/") { return value }
+        if let home = value("HOME"), home.hasPrefix("/") { return joined(home, fallback) }
         return nil
     }
 

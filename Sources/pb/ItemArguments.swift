@@ -45,24 +45,27 @@ struct ItemArguments: ParsableArguments {
             return [try representationItem(registry: registry)]
         }
         if files.isEmpty {
-            return [try Self.stdinItem(type: explicitType, registry: registry)]
+            return [try Self.stdinItem(type: explicitType) { registry.sniff(prefix: $0, isComplete: $1, filename: nil) }]
         }
         var items: [ItemProvider] = []
         for file in files {
             let chunks = try Input.readFile(file)
             let name = Self.basename(file)
             var item = ItemProvider(suggestedName: name)
-            item.registerData(chunks: chunks, for: explicitType ?? Self.sniff(chunks, filename: name, registry))
+            item.registerData(chunks: chunks, for: explicitType ?? Self.sniffed(chunks) { registry.sniff(prefix: $0, isComplete: $1, filename: name) })
             items.append(item)
         }
         return items
     }
 
-    /// One item of all of stdin, of `type`, else of the type sniffed from its bytes.
-    static func stdinItem(type: TypeIdentifier?, registry: TypeRegistry) throws(CLIError) -> ItemProvider {
+    /// One item of all of stdin, of `type`, else of the type `sniff` names from its first bytes
+    /// (and whether they are all of it).
+    static func stdinItem(
+        type: TypeIdentifier?, sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier
+    ) throws(CLIError) -> ItemProvider {
         let chunks = try Input.readAll(fd: 0, describe: "stdin")
         var item = ItemProvider()
-        item.registerData(chunks: chunks, for: type ?? sniff(chunks, filename: nil, registry))
+        item.registerData(chunks: chunks, for: type ?? sniffed(chunks, sniff))
         return item
     }
 
@@ -130,9 +133,10 @@ struct ItemArguments: ParsableArguments {
         path.split(separator: "/").last.map(String.init)
     }
 
-    private static func sniff(_ chunks: [ByteBuffer], filename: String?, _ registry: TypeRegistry) -> TypeIdentifier {
+    /// The type `sniff` names from the first bytes of `chunks` (and whether they are all of them).
+    private static func sniffed(_ chunks: [ByteBuffer], _ sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier) -> TypeIdentifier {
         let total = chunks.reduce(0) { $0 + $1.readableBytes }
         let prefix = Input.prefix(of: chunks, count: 4096)
-        return registry.sniff(prefix: prefix, isComplete: prefix.count == total, filename: filename)
+        return sniff(prefix, prefix.count == total)
     }
 }

@@ -1,6 +1,7 @@
 import Pasteboard
 import PasteboardCLI
 import PasteboardProtocol
+import PasteboardTypes
 
 /// pb's quick path: the invocations shell loops run most — `pb paste` and `pb copy` from
 /// stdin with their everyday options — read without ArgumentParser.
@@ -65,9 +66,12 @@ enum QuickInvocation {
             guard let connection = Self.connect() else { return job.run }
             try job.run(on: connection)
         case .copyStandardInput(let pasteboard, let type, let sensitive):
-            let registry = TypeArguments.registry().registry
-            let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
-            var item = try ItemArguments.stdinItem(type: explicitType, registry: registry)
+            // Without -t only the sniffing needs types, and it builds the registry only when the
+            // user declares types of their own.
+            let explicitType = try type.map { word throws(CLIError) in
+                try TypeArguments.copyType(word, registry: TypeArguments.registry().registry)
+            }
+            var item = try ItemArguments.stdinItem(type: explicitType, sniff: TypeRegistry.sniffWithProcessEnvironment)
             if sensitive { item.isSensitive = true }
             guard let connection = Self.connect() else { return { [item] in try await Copy.copy([item], to: pasteboard) } }
             try connection.setItems([item], on: pasteboard)

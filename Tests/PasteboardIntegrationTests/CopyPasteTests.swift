@@ -62,6 +62,23 @@ final class CopyPasteTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste", "-t", "public.html").stdoutText, "plain words", "an explicit -t wins over sniffing")
     }
 
+    func testStandardInputIsSniffedByTheBuiltInMagicNumbers() throws {
+        let samples: [(bytes: [UInt8], type: String)] = [
+            (Array("GIF89a and then some".utf8), "public.gif"),
+            (Array("%PDF-1.7".utf8), "public.pdf"),
+            ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13], "public.png"),
+            (Array("RIFF\0\0\0\0WEBPVP8 ".utf8), "public.webp"),
+            (Array("plain words, GIF89a later".utf8), "public.utf8-plain-text"),
+            ([0x00, 0xFF, 0x10], "public.data"),
+        ]
+        for sample in samples {
+            try pbOK("copy", stdin: Data(sample.bytes))
+            let items = try XCTUnwrap(listing()["items"] as? [[String: Any]])
+            let type = (items.first?["representations"] as? [[String: Any]])?.first?["type"] as? String
+            XCTAssertEqual(type, sample.type, "stdin starting \(sample.bytes.prefix(8))")
+        }
+    }
+
     func testOutputFileIsWrittenWholeOrNotAtAll() throws {
         try pbOK("copy", stdin: Data("content".utf8))
         let target = sandbox.path("out.txt")

@@ -59,6 +59,21 @@ final class TypesCommandTests: XCTestCase {
         XCTAssertTrue(daemon.log.contains("broken.json"), daemon.log)
     }
 
+    func testStandardInputIsSniffedWithTheUsersMagicNumbersToo() throws {
+        let directory = sandbox.root.appendingPathComponent("config/pasteboard/types.d")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"types":[{"identifier":"com.example.cad","conformsTo":["public.data"],"magic":[{"offset":0,"bytes":"43414431"}]}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("cad.json"))
+        let daemon = try DaemonProcess.started(in: sandbox)
+        defer { daemon.stop() }
+        for (input, expected) in [("CAD1 drawing", "com.example.cad"), ("GIF89a", "public.gif"), ("CAD2", "public.utf8-plain-text")] {
+            let copy = try runTool("pb", ["copy"], stdin: Data(input.utf8), environment: sandbox.environment(), in: sandbox)
+            XCTAssertEqual(copy.status, 0, copy.stderr)
+            let list = try runTool("pb", ["list"], environment: sandbox.environment(), in: sandbox)
+            XCTAssertTrue(list.stdoutText.contains("  \(expected)  "), "\(input) should be \(expected): \(list.stdoutText)")
+        }
+    }
+
     // MARK: shared-mime-info
 
     /// `Tests/Fixtures/shared-mime-info`: a data directory whose `mime` holds a small database.

@@ -4,11 +4,12 @@ import Glibc
 import Musl
 #endif
 
-/// Reading the names in a directory, for the state and history directories.
-enum DirectoryEntries {
+/// Reading the names in a directory: the daemon's state and history directories, the user's
+/// type declarations.
+package enum DirectoryEntries {
     /// The names left in the open directory `stream` (`.` and `..` included), in the order
     /// `readdir` gives them.
-    static func names(of stream: OpaquePointer) -> [String] {
+    package static func names(of stream: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
