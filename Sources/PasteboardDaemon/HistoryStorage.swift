@@ -46,6 +46,7 @@ struct HistoryStorage: Sendable {
 
     /// Removes the files of the entries `sequences` (off the cooperative pool), syncing the directory.
     func remove(_ sequences: [Int]) async {
+        guard !sequences.isEmpty else { return }
         let directory = directory
         let paths = sequences.map { directory + "/" + HistoryArchive.fileName(of: $0) }
         _ = try? await NIOThreadPool.singleton.runIfActive { ArchiveFile.remove(paths, in: directory) }

@@ -102,7 +102,9 @@ extension PasteboardStore {
         while true {
             let changes = history.takeFileChanges()
             if changes.write.isEmpty && changes.remove.isEmpty { return }
-            if !changes.remove.isEmpty { await historyStorage.remove(changes.remove) }
+            // Removing and writing touch different files: done side by side, the copy waits
+            // for the slower of the two syncs instead of both in turn.
+            async let removed: Void = historyStorage.remove(changes.remove)
             for entry in changes.write {
                 do {
                     try await historyStorage.save(entry)
@@ -113,6 +115,7 @@ extension PasteboardStore {
                     ])
                 }
             }
+            await removed
         }
     }
 
