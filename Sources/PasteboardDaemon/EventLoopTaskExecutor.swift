@@ -10,7 +10,7 @@ import NIOCore
 /// jobs on the calling task's preferred executor too (SE-0417).
 ///
 /// Nothing may block in such a task for long, since the loop's other channels wait meanwhile.
-final class EventLoopTaskExecutor: TaskExecutor, @unchecked Sendable {
+final class EventLoopTaskExecutor: TaskExecutor {
     /// The loop the jobs run on.
     let eventLoop: any EventLoop
 
