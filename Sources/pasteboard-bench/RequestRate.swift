@@ -24,12 +24,10 @@ enum RequestRate {
                             let pasteboard = Pasteboard(name: "rate-\(client)", connection: connection)
                             var sequence = 0
                             while !stop.isSet {
-                                let text = String("\(client)-\(sequence)-0123456789abcdef".prefix(16))
-                                var item = ItemProvider()
-                                item.registerData(Array(text.utf8), for: .utf8PlainText)
+                                let (item, text) = sample(client: client, sequence: sequence)
                                 try await pasteboard.setItems([item])
                                 let (_, bytes) = try await pasteboard.loadData(accepting: [.plainText])
-                                guard bytes == Array(text.utf8) else { throw BenchError("client \(client) pasted something else") }
+                                guard bytes == text else { throw BenchError("client \(client) pasted something else") }
                                 requests.add(2)
                                 sequence += 1
                             }
@@ -64,13 +62,11 @@ enum RequestRate {
                     let name = "rate-\(client)"
                     var sequence = 0
                     while !stop.isSet {
-                        let text = String("\(client)-\(sequence)-0123456789abcdef".prefix(16))
-                        var item = ItemProvider()
-                        item.registerData(Array(text.utf8), for: .utf8PlainText)
+                        let (item, text) = sample(client: client, sequence: sequence)
                         try connection.setItems([item], on: name)
                         var bytes: [UInt8] = []
                         try connection.load(pasteboard: name, accepting: [.plainText]) { bytes += $0.readableBytesView }
-                        guard bytes == Array(text.utf8) else { throw BenchError("client \(client) pasted something else") }
+                        guard bytes == text else { throw BenchError("client \(client) pasted something else") }
                         requests.add(2)
                         sequence += 1
                     }
@@ -86,5 +82,13 @@ enum RequestRate {
         for thread in threads { thread.join() }
         if let message = failure.recorded { throw BenchError("request rate: \(message)") }
         return Double(requests.current) / Figure.seconds(elapsed)
+    }
+
+    /// The 16-byte item `client` copies in round `sequence`, and its bytes.
+    private static func sample(client: Int, sequence: Int) -> (item: ItemProvider, bytes: [UInt8]) {
+        let bytes = Array("\(client)-\(sequence)-0123456789abcdef".utf8.prefix(16))
+        var item = ItemProvider()
+        item.registerData(bytes, for: .utf8PlainText)
+        return (item, bytes)
     }
 }
