@@ -1,6 +1,6 @@
 /// The magic patterns of a set of declarations, in the order sniffing tries them: longest
 /// first, then in declaration order (so an earlier declaration wins a tie).
-public struct MagicTable: Sendable {
+struct MagicTable: Sendable {
     /// A pattern and the type it identifies.
     struct Entry: Sendable {
         var type: TypeIdentifier
