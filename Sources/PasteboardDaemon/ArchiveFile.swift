@@ -23,25 +23,21 @@ enum ArchiveFile {
     static let temporarySuffix = ".tmp"
 
     /// Writes `magic`, `header` and `body` durably to `target` in `directory`: temporary file,
-    /// fsync, rename, fsync of the directory. On failure the previous file stays as it was.
-    static func write(magic: [UInt8], header: [UInt8], body: [ByteBuffer], to target: String, in directory: String) throws(Failure) {
-        var prefix = magic
-        prefix += bigEndian(UInt32(header.count))
-        prefix += header
+    /// fsync, rename, fsync of the directory (unless `syncsDirectory` is false: the caller syncs
+    /// it once for several files). On failure the previous file stays as it was.
+    static func write(
+        magic: [UInt8], header: [UInt8], body: [ByteBuffer], to target: String, in directory: String, syncsDirectory: Bool = true
+    ) throws(Failure) {
+        try write(encoded(magic: magic, header: header, body: body), to: target, in: directory, syncsDirectory: syncsDirectory)
+    }
 
+    /// Writes `chunks`, a whole file's bytes (see `encoded`), durably to `target` in `directory`,
+    /// as `write(magic:header:body:to:in:syncsDirectory:)` does.
+    static func write(_ chunks: [ByteBuffer], to target: String, in directory: String, syncsDirectory: Bool = true) throws(Failure) {
         let temporary = target + temporarySuffix
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure("create", temporary) }
-        var crc: UInt32 = 0
-        var failedErrno: Int32?
-        func emit(_ bytes: UnsafeRawBufferPointer, checksummed: Bool = true) {
-            guard failedErrno == nil else { return }
-            if checksummed { crc = pasteboard_crc32(crc, bytes.baseAddress, bytes.count) }
-            failedErrno = writeAll(fd, bytes)
-        }
-        prefix.withUnsafeBytes { emit($0) }
-        for chunk in body { chunk.withUnsafeReadableBytes { emit($0) } }
-        bigEndian(crc).withUnsafeBytes { emit($0, checksummed: false) }
+        var failedErrno = writeAll(fd, chunks)
         if failedErrno == nil, fsync(fd) != 0 { failedErrno = errno }
         if close(fd) != 0, failedErrno == nil { failedErrno = errno }
         if let failedErrno {
@@ -53,7 +49,23 @@ enum ArchiveFile {
             unlink(temporary)
             throw error
         }
-        syncDirectory(directory)
+        if syncsDirectory { syncDirectory(directory) }
+    }
+
+    /// The bytes of a file holding `magic`, `header` and `body`, checksum included, in order.
+    static func encoded(magic: [UInt8], header: [UInt8], body: [ByteBuffer]) -> [ByteBuffer] {
+        var prefix = ByteBuffer()
+        prefix.reserveCapacity(magic.count + 4 + header.count)
+        prefix.writeBytes(magic)
+        prefix.writeInteger(UInt32(header.count))
+        prefix.writeBytes(header)
+        var crc = prefix.withUnsafeReadableBytes { pasteboard_crc32(0, $0.baseAddress, $0.count) }
+        for chunk in body {
+            crc = chunk.withUnsafeReadableBytes { pasteboard_crc32(crc, $0.baseAddress, $0.count) }
+        }
+        var trailer = ByteBuffer()
+        trailer.writeInteger(crc)
+        return [prefix] + body + [trailer]
     }
 
     /// Reads the file at `path`: its header bytes and its body (without the checksum). Throws
@@ -65,27 +77,45 @@ enum ArchiveFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure("stat", path) }
         let size = Int(info.st_size)
-        guard size >= magic.count + 8 else { throw Failure(description: "\(path) is truncated (\(size) bytes)") }
-        var buffer = ByteBufferAllocator().buffer(capacity: size)
-        let readCount = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { bytes in
+        guard let buffer = readAll(fd, count: size) else { throw Failure(description: "\(path) could not be read whole") }
+        return try decode(buffer, magic: magic, kind: kind, source: path)
+    }
+
+    /// The header bytes and body of `bytes`, one file's whole content (`source` names it in
+    /// errors). Throws when it is truncated, fails its checksum, or does not start with `magic`.
+    static func decode(_ bytes: ByteBuffer, magic: [UInt8], kind: String, source: String) throws(Failure) -> (header: [UInt8], body: ByteBuffer) {
+        var buffer = bytes
+        let size = buffer.readableBytes
+        guard size >= magic.count + 8 else { throw Failure(description: "\(source) is truncated (\(size) bytes)") }
+        guard buffer.withUnsafeReadableBytes(checksumMatches) else { throw Failure(description: "\(source) fails its checksum (truncated or corrupt)") }
+        buffer.moveWriterIndex(to: buffer.readerIndex + size - 4)
+        guard buffer.readBytes(length: magic.count) == magic, let headerLength = buffer.readInteger(as: UInt32.self),
+              Int(headerLength) <= buffer.readableBytes, let header = buffer.readBytes(length: Int(headerLength))
+        else { throw Failure(description: "\(source) is not \(kind)") }
+        return (header, buffer)
+    }
+
+    /// Whether the last 4 bytes of `bytes` (at least 4) are the big-endian CRC-32 of the others.
+    static func checksumMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let size = bytes.count
+        let stored = (size - 4..<size).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[$1]) }
+        return stored == pasteboard_crc32(0, bytes.baseAddress, size - 4)
+    }
+
+    /// `count` bytes read from `fd` at its offset, or nil when fewer could be read.
+    static func readAll(_ fd: Int32, count: Int) -> ByteBuffer? {
+        var buffer = ByteBufferAllocator().buffer(capacity: count)
+        let readCount = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
             var offset = 0
-            while offset < size {
-                let count = Glibc.read(fd, bytes.baseAddress! + offset, size - offset)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                offset += count
+            while offset < count {
+                let got = Glibc.read(fd, bytes.baseAddress! + offset, count - offset)
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 { break }
+                offset += got
             }
             return offset
         }
-        guard readCount == size else { throw Failure(description: "\(path) could not be read whole") }
-        let stored = buffer.getInteger(at: size - 4, as: UInt32.self)!
-        let computed = buffer.withUnsafeReadableBytes { pasteboard_crc32(0, $0.baseAddress, size - 4) }
-        guard stored == computed else { throw Failure(description: "\(path) fails its checksum (truncated or corrupt)") }
-        buffer.moveWriterIndex(to: size - 4)
-        guard buffer.readBytes(length: magic.count) == magic, let headerLength = buffer.readInteger(as: UInt32.self),
-              Int(headerLength) <= buffer.readableBytes, let header = buffer.readBytes(length: Int(headerLength))
-        else { throw Failure(description: "\(path) is not \(kind)") }
-        return (header, buffer)
+        return readCount == count ? buffer : nil
     }
 
     /// Removes `paths` (a missing one is no failure), then syncs `directory` so the removal lasts.
@@ -94,32 +124,35 @@ enum ArchiveFile {
         syncDirectory(directory)
     }
 
-    /// Writes all of `bytes`; returns errno on failure.
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
+    /// Writes all of `chunks` at `fd`'s offset; returns errno on failure.
+    static func writeAll(_ fd: Int32, _ chunks: [ByteBuffer]) -> Int32? {
+        for chunk in chunks {
+            let failed: Int32? = chunk.withUnsafeReadableBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += written
+                }
+                return nil
             }
-            offset += written
+            if let failed { return failed }
         }
         return nil
     }
 
-    private static func syncDirectory(_ directory: String) {
+    /// Syncs `directory`, so renames and removals in it last.
+    static func syncDirectory(_ directory: String) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
     }
 
-    private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
-    }
-
-    private static func failure(_ operation: String, _ path: String) -> Failure {
+    static func failure(_ operation: String, _ path: String) -> Failure {
         Failure(description: "cannot \(operation) \(path): \(String(cString: strerror(errno)))")
     }
 }

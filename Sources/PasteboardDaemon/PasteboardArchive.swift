@@ -25,34 +25,61 @@ enum PasteboardArchive {
         directory + "/" + name + fileExtension
     }
 
-    /// Writes `pasteboard` durably into `directory`: temporary file, fsync, rename, fsync of the directory.
-    static func write(_ pasteboard: NamedPasteboard, to directory: String) throws(Failure) {
+    /// Writes `pasteboard` durably into `directory`: temporary file, fsync, rename, and a sync
+    /// of the directory unless `syncsDirectory` is false (the caller syncs it once for several).
+    static func write(_ pasteboard: NamedPasteboard, to directory: String, syncsDirectory: Bool = true) throws(Failure) {
+        try ArchiveFile.write(encoded(pasteboard), to: path(of: pasteboard.name, in: directory), in: directory, syncsDirectory: syncsDirectory)
+    }
+
+    /// The bytes of `pasteboard`'s archive, as its file holds them.
+    static func encoded(_ pasteboard: NamedPasteboard) -> [ByteBuffer] {
+        let (header, body) = parts(of: pasteboard)
+        return ArchiveFile.encoded(magic: magic, header: header, body: body)
+    }
+
+    /// The header and body of `pasteboard`'s archive.
+    private static func parts(of pasteboard: NamedPasteboard) -> (header: [UInt8], body: [ByteBuffer]) {
         var body: [ByteBuffer] = []
         // Sensitive items stay in memory only: after a restart the pasteboard holds the others.
         let items = pasteboard.items.filter { !$0.isSensitive }.map { ArchivedItem($0, body: &body) }
         let header = Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: items)
         // Encoding plain Codable structs of strings and numbers (all finite) cannot fail.
-        let headerBytes = try! JSONBytesEncoder.encode(header)
-        try ArchiveFile.write(magic: magic, header: headerBytes, body: body, to: path(of: pasteboard.name, in: directory), in: directory)
+        return (try! JSONBytesEncoder.encode(header), body)
     }
 
-    /// Reads the archive at `path`; throws when it is truncated, corrupt or not an archive.
+    /// Reads the archive at `path`; throws when it is truncated, corrupt, not an archive, or
+    /// holds a pasteboard of another name than the file's.
     static func read(_ path: String, registry: TypeRegistry) throws(Failure) -> NamedPasteboard {
-        var (headerBytes, body) = try ArchiveFile.read(path, magic: magic, kind: "a pasteboard archive")
+        let (header, body) = try ArchiveFile.read(path, magic: magic, kind: "a pasteboard archive")
+        let pasteboard = try decode(header: header, body: body, registry: registry, source: path)
+        guard path.hasSuffix("/" + pasteboard.name + fileExtension) else {
+            throw Failure(description: "\(path) holds pasteboard '\(pasteboard.name)', which does not match its file name")
+        }
+        return pasteboard
+    }
+
+    /// The pasteboard in `bytes`, one archive's whole content (`source` names it in errors).
+    static func decode(_ bytes: ByteBuffer, registry: TypeRegistry, source: String) throws(Failure) -> NamedPasteboard {
+        let (header, body) = try ArchiveFile.decode(bytes, magic: magic, kind: "a pasteboard archive", source: source)
+        return try decode(header: header, body: body, registry: registry, source: source)
+    }
+
+    private static func decode(header headerBytes: [UInt8], body: ByteBuffer, registry: TypeRegistry, source: String) throws(Failure) -> NamedPasteboard {
+        var body = body
         let header: Header
         do {
             header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
         } catch {
-            throw Failure(description: "\(path) has an unreadable header: \(error)")
+            throw Failure(description: "\(source) has an unreadable header: \(error)")
         }
-        guard PasteboardName.validationFailure(header.name) == nil, path.hasSuffix("/" + header.name + fileExtension) else {
-            throw Failure(description: "\(path) holds pasteboard '\(header.name)', which does not match its file name")
+        guard PasteboardName.validationFailure(header.name) == nil else {
+            throw Failure(description: "\(source) holds a pasteboard with an invalid name '\(header.name)'")
         }
         var items: [StoredItem] = []
         for item in header.items {
-            items.append(try item.stored(body: &body, registry: registry, path: path))
+            items.append(try item.stored(body: &body, registry: registry, path: source))
         }
-        guard body.readableBytes == 0 else { throw Failure(description: "\(path) is longer than its header says") }
+        guard body.readableBytes == 0 else { throw Failure(description: "\(source) is longer than its header says") }
         return NamedPasteboard(name: header.name, changeCount: header.changeCount, items: items)
     }
 }

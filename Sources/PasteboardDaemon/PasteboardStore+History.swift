@@ -57,12 +57,14 @@ extension PasteboardStore {
         return try await replaceWhileWriting(PasteboardName.general, with: entry.keptItems, recordsHistory: true)
     }
 
-    /// Forgets every history entry and removes their files; the current content stays.
+    /// Forgets every history entry and removes their files, and earlier content from the
+    /// journal; the current content stays.
     public func clearHistory() async {
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
         history.clear()
         await storeHistory()
+        await storage?.forgetEarlierContent(logger: logger)
     }
 
     /// Puts new history bounds in force (a reloaded configuration), dropping at once the oldest

@@ -18,7 +18,7 @@ public actor PasteboardStore {
     var sessionLoads: [Int: [ObjectIdentifier: TransferControl]] = [:]
 
     /// Where pasteboards are kept durably; nil keeps them in memory only.
-    private let storage: DurableStorage?
+    let storage: DurableStorage?
     /// Pasteboards with a write in progress, and the writes waiting for them (one at a time per name).
     private var writing: Set<String> = []
     private var waitingWrites: [String: [CheckedContinuation<Void, Never>]] = [:]

@@ -42,6 +42,7 @@ final class DurabilityTests: IntegrationTestCase {
         try pbOK("copy", "-p", "good", stdin: Data("good".utf8))
         try pbOK("copy", "-p", "flipped", stdin: Data("this byte will flip".utf8))
         try pbOK("copy", "-p", "short", stdin: Data(repeating: 7, count: 5000))
+        try restart()  // at start the journal's content goes to the pasteboards' own files
         daemon.kill9()
         let flipped = sandbox.stateDirectory + "/flipped.pasteboard"
         var bytes = try Data(contentsOf: URL(fileURLWithPath: flipped))
@@ -76,9 +77,101 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try changeCount(), 1)
         try restart()
         XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe", "the old archive is intact on disk too")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["general.pasteboard", "history"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["general.pasteboard", "history", "journal"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/history").count, 1,
                        "one history entry, for the copy that was stored; no temporary file")
+    }
+
+    func testWritesAfterTheLastCheckpointSurviveKill9InTheJournal() throws {
+        try pbOK("copy", "-p", "first", stdin: Data("one".utf8))
+        try pbOK("copy", "-p", "second", stdin: Data("two".utf8))
+        try pbOK("copy", "-p", "second", stdin: Data("three".utf8))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/second.pasteboard"),
+                       "small writes are in the journal, not yet in files of their own")
+        try restart()
+        XCTAssertEqual(try pbOK("paste", "-p", "first").stdoutText, "one")
+        XCTAssertEqual(try pbOK("paste", "-p", "second").stdoutText, "three")
+        XCTAssertEqual(try changeCount("second"), 2)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/second.pasteboard"),
+                      "at start, what only the journal held goes to the pasteboard's own file")
+        XCTAssertEqual(try journalSize(), 8, "and the journal is emptied")
+    }
+
+    func testAJournalRecordCutShortIsIgnoredAndTheWholeOnesBeforeItKept() throws {
+        try pbOK("copy", "-p", "kept", stdin: Data("whole record".utf8))
+        daemon.kill9()
+        let journal = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.stateDirectory + "/journal"))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data([0, 0, 4, 0]) + Data("PBSTATE1 and then the crash".utf8))
+        try journal.close()
+        daemon = try DaemonProcess.started(in: sandbox)
+        XCTAssertEqual(try pbOK("paste", "-p", "kept").stdoutText, "whole record")
+        XCTAssertTrue(daemon.log.contains("the journal ends in a write that was never acknowledged"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("incomplete record at byte"), daemon.log)
+        try pbOK("copy", "-p", "after", stdin: Data("written after".utf8))
+        try restart()
+        XCTAssertEqual(try pbOK("paste", "-p", "after").stdoutText, "written after")
+        XCTAssertEqual(try pbOK("paste", "-p", "kept").stdoutText, "whole record")
+    }
+
+    func testADamagedJournalIsSetAsideAndTheArchivesStillServed() throws {
+        try pbOK("copy", "-p", "archived", stdin: Data("in its own file".utf8))
+        try restart()
+        daemon.kill9()
+        try Data("not a journal at all".utf8).write(to: URL(fileURLWithPath: sandbox.stateDirectory + "/journal"))
+        daemon = try DaemonProcess.started(in: sandbox)
+        XCTAssertEqual(try pbOK("paste", "-p", "archived").stdoutText, "in its own file")
+        XCTAssertTrue(daemon.log.contains("set aside a damaged journal"), daemon.log)
+        XCTAssertEqual(try String(contentsOfFile: sandbox.stateDirectory + "/journal.damaged", encoding: .utf8), "not a journal at all",
+                       "kept for inspection")
+        try pbOK("copy", "-p", "archived", stdin: Data("newer".utf8))
+        try restart()
+        XCTAssertEqual(try pbOK("paste", "-p", "archived").stdoutText, "newer", "a fresh journal takes new writes")
+    }
+
+    func testAFullJournalRefusesTheWriteAndKeepsEveryEarlierOne() throws {
+        try restart(fileSizeLimitKiB: 64)
+        try pbOK("copy", "-p", "a", stdin: Data(repeating: 97, count: 30_000))
+        try pbOK("copy", "-p", "b", stdin: Data(repeating: 98, count: 30_000))
+        let refused = try pb("copy", "-p", "c", stdin: Data(repeating: 99, count: 30_000))
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("pasteboard 'c' was not changed"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
+        XCTAssertEqual(try changeCount("c"), 0)
+        try pbOK("copy", "-p", "d", stdin: Data("small enough".utf8))
+        try restart()
+        XCTAssertFalse(daemon.log.contains("never acknowledged"), "the refused write left no partial record: \(daemon.log)")
+        XCTAssertEqual(try pbOK("paste", "-p", "a").stdout, Data(repeating: 97, count: 30_000))
+        XCTAssertEqual(try pbOK("paste", "-p", "b").stdout, Data(repeating: 98, count: 30_000))
+        XCTAssertEqual(try changeCount("c"), 0)
+        XCTAssertEqual(try pbOK("paste", "-p", "d").stdoutText, "small enough")
+    }
+
+    func testTheJournalIsCheckpointedIntoFilesAsItGrows() throws {
+        let item = sandbox.path("item.bin")
+        for round in 0..<80 {
+            try Data(repeating: UInt8(round), count: 60_000).write(to: URL(fileURLWithPath: item))
+            try pbOK("copy", "-p", "growing", item)
+        }
+        XCTAssertLessThan(try journalSize(), 4 << 20, "80 writes of 60 KB would make 4.8 MB; a checkpoint emptied it on the way")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/growing.pasteboard"))
+        try restart()
+        XCTAssertEqual(try pbOK("paste", "-p", "growing").stdout, Data(repeating: 79, count: 60_000))
+        XCTAssertEqual(try changeCount("growing"), 80)
+    }
+
+    func testAClearedPasteboardsContentLeavesTheDisk() throws {
+        try pbOK("copy", "-p", "notes", stdin: Data("meet at the old mill".utf8))
+        XCTAssertTrue(try stateFilesContain("old mill"))
+        try pbOK("clear", "-p", "notes")
+        XCTAssertFalse(try stateFilesContain("old mill"), "neither a file nor the journal keeps what was cleared")
+        try restart()
+        XCTAssertEqual(try changeCount("notes"), 2)
+        XCTAssertEqual((try listing("notes")["items"] as? [Any])?.count, 0)
+    }
+
+    private func journalSize() throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: sandbox.stateDirectory + "/journal")[.size] as? Int) ?? -1
     }
 
     func testMemoryOnlyWritesNothing() throws {

@@ -25,7 +25,7 @@ final class FaultTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdoutText, "before", "the previous content, never half of the new")
         XCTAssertEqual(try changeCount(), before)
         let leftovers = (FileManager.default.subpaths(atPath: sandbox.stateDirectory) ?? []).filter { path in
-            !path.hasSuffix(".pasteboard") && path != "history" && !(path.hasPrefix("history/") && path.hasSuffix(".entry"))
+            !path.hasSuffix(".pasteboard") && path != "history" && path != "journal" && !(path.hasPrefix("history/") && path.hasSuffix(".entry"))
         }
         XCTAssertEqual(leftovers, [], "no temporary archive or history entry is left behind")
     }

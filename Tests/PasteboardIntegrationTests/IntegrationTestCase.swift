@@ -63,7 +63,6 @@ class IntegrationTestCase: XCTestCase {
         return result
     }
 
-    /// `pb list --json` decoded.
     /// Whether any file under the state directory (the history's included) contains `secret`.
     func stateFilesContain(_ secret: String) throws -> Bool {
         let names = FileManager.default.subpaths(atPath: sandbox.stateDirectory) ?? []
@@ -75,6 +74,7 @@ class IntegrationTestCase: XCTestCase {
         }
     }
 
+    /// `pb list --json` decoded.
     func listing(_ pasteboard: String = "general") throws -> [String: Any] {
         let result = try pbOK("list", "-p", pasteboard, "--json")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
