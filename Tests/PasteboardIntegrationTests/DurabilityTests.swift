@@ -97,6 +97,19 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try journalSize(), 8, "and the journal is emptied")
     }
 
+    func testConcurrentCopiesCommittedTogetherAllSurviveKill9() throws {
+        let copies = try (0..<24).map { index in
+            let file = sandbox.path("copy-\(index).txt")
+            try Data("copy number \(index)".utf8).write(to: URL(fileURLWithPath: file))
+            return try startPB("copy", "-p", "concurrent-\(index)", file)
+        }
+        for (index, copy) in copies.enumerated() { XCTAssertEqual(copy.waitForExit(), 0, "copy \(index): \(copy.stderrLines)") }
+        try restart()
+        for index in 0..<24 {
+            XCTAssertEqual(try pbOK("paste", "-p", "concurrent-\(index)").stdoutText, "copy number \(index)")
+        }
+    }
+
     func testAJournalRecordCutShortIsIgnoredAndTheWholeOnesBeforeItKept() throws {
         try pbOK("copy", "-p", "kept", stdin: Data("whole record".utf8))
         daemon.kill9()
