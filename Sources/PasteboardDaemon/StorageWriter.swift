@@ -144,20 +144,23 @@ final class StorageWriter: Sendable {
                 job.done.resume(returning: .failure(error))
             }
         }
-        var cleared = false
+        // A clear is answered once the checkpoint it causes is done, so that what it cleared
+        // has left the disk by then (were the checkpoint to fail, the clear itself still stands).
+        var answered: [Job] = forgetting
         if !journaled.isEmpty {
             let result = append(records, to: &journal)
-            if case .success = result {
-                for case let pasteboard? in journaled.map(\.pasteboard) {
-                    journal.unwritten[pasteboard.name] = pasteboard
-                    cleared = cleared || pasteboard.items.isEmpty
+            for job in journaled {
+                guard case .success = result, let pasteboard = job.pasteboard else {
+                    job.done.resume(returning: result)
+                    continue
                 }
+                journal.unwritten[pasteboard.name] = pasteboard
+                if pasteboard.items.isEmpty { answered.append(job) } else { job.done.resume(returning: result) }
             }
-            for job in journaled { job.done.resume(returning: result) }
         }
-        if journal.end > journal.checkpointAt || cleared || !forgetting.isEmpty {
+        if journal.end > journal.checkpointAt || !answered.isEmpty {
             let result = checkpoint(&journal)
-            for job in forgetting { job.done.resume(returning: result) }
+            for job in answered { job.done.resume(returning: job.pasteboard == nil ? result : .success(())) }
         }
     }
 
