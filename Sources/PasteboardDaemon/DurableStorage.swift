@@ -59,20 +59,21 @@ public struct DurableStorage: Sendable {
     func loadAll(registry: TypeRegistry, logger: Logger) -> [NamedPasteboard] {
         var restored: [String: NamedPasteboard] = [:]
         for pasteboard in loadArchives(registry: registry, logger: logger) { restored[pasteboard.name] = pasteboard }
-        guard let journaled = loadJournal(registry: registry, logger: logger) else { return Array(restored.values) }
+        guard let (journaled, validLength) = loadJournal(registry: registry, logger: logger) else { return Array(restored.values) }
         var newer: [NamedPasteboard] = []
         for pasteboard in journaled where pasteboard.changeCount > restored[pasteboard.name]?.changeCount ?? -1 {
             restored[pasteboard.name] = pasteboard
             newer.append(pasteboard)
         }
-        writer.checkpointRecovered(newer)
+        writer.checkpointRecovered(newer, validLength: validLength)
         return Array(restored.values)
     }
 
-    /// The newest content of each pasteboard in the journal, or nil without a journal. A journal
+    /// The newest content of each pasteboard in the journal and where its whole records end, or
+    /// nil without a journal. A journal
     /// that is not one is set aside as `journal.damaged` (and logged); records that cannot be
     /// read are logged and skipped.
-    private func loadJournal(registry: TypeRegistry, logger: Logger) -> [NamedPasteboard]? {
+    private func loadJournal(registry: TypeRegistry, logger: Logger) -> (pasteboards: [NamedPasteboard], validLength: Int)? {
         let path = directory + "/" + JournalFile.name
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -106,7 +107,7 @@ public struct DurableStorage: Sendable {
                 logger.error("skipped a damaged journal record", metadata: ["reason": "\(error.description)"])
             }
         }
-        return Array(newest.values)
+        return (Array(newest.values), contents.validLength)
     }
 
     /// Every archive in the directory that passes its checks.

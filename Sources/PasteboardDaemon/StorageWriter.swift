@@ -191,7 +191,8 @@ final class StorageWriter: Sendable {
 
     /// Opens the journal, creating it when missing; returns it with where its valid part ends
     /// (an incomplete record at its end is cut off, so new records follow whole ones).
-    private func openJournal() -> Result<(Int32, Int), ArchiveFile.Failure> {
+    /// `validLength`, when the caller has just read the journal, spares reading it again.
+    private func openJournal(validLength: Int? = nil) -> Result<(Int32, Int), ArchiveFile.Failure> {
         let path = journalPath
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return .failure(ArchiveFile.failure("open", path)) }
@@ -213,10 +214,14 @@ final class StorageWriter: Sendable {
             ArchiveFile.syncDirectory(directory)
         } else {
             do throws(ArchiveFile.Failure) {
-                guard let bytes = ArchiveFile.readAll(fd, count: size) else { throw ArchiveFile.Failure(description: "\(path) could not be read whole") }
-                let contents = try JournalFile.contents(of: bytes, source: path)
-                if let problem = contents.problem { logger.error("journal cut back to its whole records", metadata: ["reason": "\(problem)"]) }
-                end = contents.validLength
+                if let validLength {
+                    end = validLength
+                } else {
+                    guard let bytes = ArchiveFile.readAll(fd, count: size) else { throw ArchiveFile.Failure(description: "\(path) could not be read whole") }
+                    let contents = try JournalFile.contents(of: bytes, source: path)
+                    if let problem = contents.problem { logger.error("journal cut back to its whole records", metadata: ["reason": "\(problem)"]) }
+                    end = contents.validLength
+                }
                 if end < size, ftruncate(fd, off_t(end)) != 0 { throw ArchiveFile.failure("cut back", path) }
             } catch {
                 close(fd)
@@ -253,11 +258,12 @@ final class StorageWriter: Sendable {
     }
 
     /// Makes `pasteboards`, read back from the journal at start, the content of their own files,
-    /// then empties the journal (see `checkpoint`). Called before any write.
-    func checkpointRecovered(_ pasteboards: [NamedPasteboard]) {
+    /// then empties the journal (see `checkpoint`); `validLength` is where the journal's whole
+    /// records end. Called before any write.
+    func checkpointRecovered(_ pasteboards: [NamedPasteboard], validLength: Int) {
         journal.withLock { journal in
             if journal.fd < 0 {
-                guard case .success(let (fd, end)) = openJournal() else { return }
+                guard case .success(let (fd, end)) = openJournal(validLength: validLength) else { return }
                 journal.fd = fd
                 journal.end = end
             }
