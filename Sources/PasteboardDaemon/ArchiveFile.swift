@@ -22,15 +22,10 @@ enum ArchiveFile {
     /// The suffix of a file being written.
     static let temporarySuffix = ".tmp"
 
-    /// Writes `magic`, `header` and `body` durably to `target` in `directory`: temporary file,
-    /// fsync, rename, fsync of the directory. On failure the previous file stays as it was.
-    static func write(magic: [UInt8], header: [UInt8], body: [ByteBuffer], to target: String, in directory: String) throws(Failure) {
-        try write(encoded(magic: magic, header: header, body: body), to: target, in: directory)
-    }
-
-    /// Writes `chunks`, a whole file's bytes (see `encoded`), durably to `target` in `directory`,
-    /// as `write(magic:header:body:to:in:)` does, but syncs the directory only when
-    /// `syncsDirectory` (else the caller syncs it once for several files).
+    /// Writes `chunks`, a whole file's bytes (see `encoded`), durably to `target` in `directory`:
+    /// temporary file, fsync, rename, and an fsync of the directory unless `syncsDirectory` is
+    /// false (the caller syncs it once for several files). On failure the previous file stays
+    /// as it was.
     static func write(_ chunks: [ByteBuffer], to target: String, in directory: String, syncsDirectory: Bool = true) throws(Failure) {
         let temporary = target + temporarySuffix
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -132,12 +132,12 @@ struct ContentHistory: Sendable {
 
     /// The file operations owed: entries to write (those holding something to keep) and the
     /// sequences of files to remove. Asking for them hands them over.
-    mutating func takeFileChanges() -> (write: [HistoryEntry], remove: [Int]) {
+    mutating func takeFileChanges() -> HistoryChanges {
         let write = entries.filter { unsaved.contains($0.sequence) && !$0.keptItems.isEmpty }
         unsaved = []
         let remove = discarded.sorted()
         discarded = []
-        return (write, remove)
+        return HistoryChanges(write: write, remove: remove)
     }
 
     /// The file of entry `sequence` was written; if the entry left meanwhile, its file must go.

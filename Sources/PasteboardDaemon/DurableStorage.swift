@@ -8,8 +8,9 @@ import PasteboardProtocol
 import PasteboardTypes
 
 /// Where the daemon keeps its named pasteboards on disk (`$XDG_STATE_HOME/pasteboard/`): one
-/// archive per pasteboard, and a journal of the newest small writes (see `StorageWriter`),
-/// written before a copy is acknowledged and read back at start.
+/// archive per pasteboard, the general pasteboard's history in `history/`, and a journal of
+/// the newest small writes of both (see `StorageWriter`), written before a copy is
+/// acknowledged and read back at start.
 public struct DurableStorage: Sendable {
     /// The state directory (mode 0700).
     public let directory: String
@@ -32,48 +33,50 @@ public struct DurableStorage: Sendable {
     }
 
     /// Stores `pasteboard` durably (off the cooperative pool, in a group with the writes that
-    /// arrive meanwhile). Throws `storage-failed` saying why; what is on disk then stays as it was.
-    func save(_ pasteboard: NamedPasteboard) async throws(ProtocolError) {
+    /// arrive meanwhile), and with it `history`, the history's file changes its write causes.
+    /// Throws `storage-failed` saying why; what is on disk then stays as it was. A failure to
+    /// store the history alone is logged, not thrown.
+    func save(_ pasteboard: NamedPasteboard, history: HistoryChanges = HistoryChanges()) async throws(ProtocolError) {
         do {
-            try await writer.save(pasteboard)
+            try await writer.commit(StorageWriter.Work(pasteboard: pasteboard, history: history))
         } catch {
             throw ProtocolError(.storageFailed, "pasteboard '\(pasteboard.name)' was not changed: \(error.description)")
         }
     }
 
-    /// Makes sure no content written before stays in the journal (see `StorageWriter`), as
-    /// clearing the history needs; a failure is logged.
-    func forgetEarlierContent(logger: Logger) async {
-        do {
-            try await writer.forgetEarlierContent()
-        } catch {
-            logger.error("earlier content may stay in the journal until the next checkpoint", metadata: ["reason": "\(error.description)"])
-        }
+    /// Stores the history's file changes durably (see `save`); throws saying why not. With
+    /// `checkpoints`, no content written before stays in the journal either (see
+    /// `StorageWriter`), as clearing the history needs.
+    func saveHistory(_ changes: HistoryChanges, checkpoints: Bool = false) async throws(ArchiveFile.Failure) {
+        try await writer.commit(StorageWriter.Work(history: changes, checkpoints: checkpoints))
     }
 
     /// Every pasteboard stored in the directory: each archive, unless the journal holds a newer
     /// content of it. Archives that fail their checks are logged and skipped (left on disk for
     /// inspection until the pasteboard is written again); leftover temporary files of an
-    /// interrupted write are removed. What only the journal held is then written to its own
-    /// file and the journal emptied.
+    /// interrupted write are removed. What only the journal held (pasteboards, history entries
+    /// and their removals) is then written to its own file and the journal emptied, so the
+    /// history is read back from `history/` (`HistoryStorage.loadAll`) afterwards.
     func loadAll(registry: TypeRegistry, logger: Logger) -> [NamedPasteboard] {
         var restored: [String: NamedPasteboard] = [:]
         for pasteboard in loadArchives(registry: registry, logger: logger) { restored[pasteboard.name] = pasteboard }
-        guard let (journaled, validLength) = loadJournal(registry: registry, logger: logger) else { return Array(restored.values) }
-        var newer: [NamedPasteboard] = []
-        for pasteboard in journaled where pasteboard.changeCount > restored[pasteboard.name]?.changeCount ?? -1 {
-            restored[pasteboard.name] = pasteboard
-            newer.append(pasteboard)
+        guard let journal = loadJournal(registry: registry, logger: logger) else { return Array(restored.values) }
+        var replay = journal.replay
+        for pasteboard in replay.pasteboards {
+            if pasteboard.changeCount > restored[pasteboard.name]?.changeCount ?? -1 {
+                restored[pasteboard.name] = pasteboard
+            } else {
+                replay.newest[pasteboard.name] = nil  // its file is newer
+            }
         }
-        writer.checkpointRecovered(newer, validLength: validLength)
+        writer.checkpointRecovered(replay, validLength: journal.validLength)
         return Array(restored.values)
     }
 
-    /// The newest content of each pasteboard in the journal and where its whole records end, or
-    /// nil without a journal. A journal
-    /// that is not one is set aside as `journal.damaged` (and logged); records that cannot be
-    /// read are logged and skipped.
-    private func loadJournal(registry: TypeRegistry, logger: Logger) -> (pasteboards: [NamedPasteboard], validLength: Int)? {
+    /// What the journal holds and where its whole records end, or nil without a journal. A
+    /// journal that is not one is set aside as `journal.damaged` (and logged); records that
+    /// cannot be read are logged and skipped.
+    private func loadJournal(registry: TypeRegistry, logger: Logger) -> (replay: JournalFile.Replay, validLength: Int)? {
         let path = directory + "/" + JournalFile.name
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -98,16 +101,15 @@ public struct DurableStorage: Sendable {
         if let problem = contents.problem {
             logger.notice("the journal ends in a write that was never acknowledged; it is ignored", metadata: ["reason": "\(problem)"])
         }
-        var newest: [String: NamedPasteboard] = [:]
+        var replay = JournalFile.Replay()
         for (index, archive) in contents.archives.enumerated() {
             do throws(ArchiveFile.Failure) {
-                let pasteboard = try PasteboardArchive.decode(archive, registry: registry, source: "\(path) record \(index + 1)")
-                newest[pasteboard.name] = pasteboard
+                replay.apply(try JournalRecord.decode(archive, registry: registry, source: "\(path) record \(index + 1)"))
             } catch {
                 logger.error("skipped a damaged journal record", metadata: ["reason": "\(error.description)"])
             }
         }
-        return (Array(newest.values), contents.validLength)
+        return (replay, contents.validLength)
     }
 
     /// Every archive in the directory that passes its checks.

@@ -12,7 +12,7 @@ import PasteboardTypes
 /// never becomes an entry at all.
 enum HistoryArchive {
     static let fileExtension = ".entry"
-    private static let magic = Array("PBHIST01".utf8)
+    static let magic = Array("PBHIST01".utf8)
 
     private struct Header: Codable {
         var sequence: Int
@@ -35,39 +35,57 @@ enum HistoryArchive {
         return Int(digits)
     }
 
-    /// Writes `entry` durably into `directory`: temporary file, fsync, rename, fsync of the directory.
-    static func write(_ entry: HistoryEntry, to directory: String) throws(ArchiveFile.Failure) {
+    /// The bytes of `entry`'s file.
+    static func encoded(_ entry: HistoryEntry) -> [ByteBuffer] {
         var body: [ByteBuffer] = []
         let items = entry.keptItems.map { ArchivedItem($0, body: &body) }
         let header = Header(sequence: entry.sequence, changeCount: entry.changeCount, time: entry.time, items: items)
         // Encoding plain Codable structs of strings and numbers (all finite) cannot fail.
-        let headerBytes = try! JSONBytesEncoder.encode(header)
-        try ArchiveFile.write(magic: magic, header: headerBytes, body: body, to: directory + "/" + fileName(of: entry.sequence), in: directory)
+        return ArchiveFile.encoded(magic: magic, header: try! JSONBytesEncoder.encode(header), body: body)
     }
 
-    /// Reads the entry at `path`; throws when it is truncated, corrupt, not an entry, or holds
-    /// something an entry never keeps.
+    /// Writes `archive`, entry `sequence`'s bytes (see `encoded`), into `directory`: temporary
+    /// file, fsync, rename, and a sync of the directory unless `syncsDirectory` is false (the
+    /// caller syncs it once for several).
+    static func write(_ archive: [ByteBuffer], sequence: Int, to directory: String, syncsDirectory: Bool = true) throws(ArchiveFile.Failure) {
+        try ArchiveFile.write(archive, to: directory + "/" + fileName(of: sequence), in: directory, syncsDirectory: syncsDirectory)
+    }
+
+    /// Reads the entry at `path`; throws when it is truncated, corrupt, not an entry, holds
+    /// something an entry never keeps, or another entry than its name says.
     static func read(_ path: String, registry: TypeRegistry) throws(ArchiveFile.Failure) -> HistoryEntry {
-        var (headerBytes, body) = try ArchiveFile.read(path, magic: magic, kind: "a history entry")
+        let (header, body) = try ArchiveFile.read(path, magic: magic, kind: "a history entry")
+        let entry = try decode(header: header, body: body, registry: registry, source: path)
+        guard path.hasSuffix("/" + fileName(of: entry.sequence)) else {
+            throw ArchiveFile.Failure(description: "\(path) holds entry \(entry.sequence), which does not match its file name")
+        }
+        return entry
+    }
+
+    /// The entry in `bytes`, one file's whole content (`source` names it in errors).
+    static func decode(_ bytes: ByteBuffer, registry: TypeRegistry, source: String) throws(ArchiveFile.Failure) -> HistoryEntry {
+        let (header, body) = try ArchiveFile.decode(bytes, magic: magic, kind: "a history entry", source: source)
+        return try decode(header: header, body: body, registry: registry, source: source)
+    }
+
+    private static func decode(header headerBytes: [UInt8], body: ByteBuffer, registry: TypeRegistry, source: String) throws(ArchiveFile.Failure) -> HistoryEntry {
+        var body = body
         let header: Header
         do {
             header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
         } catch {
-            throw ArchiveFile.Failure(description: "\(path) has an unreadable header: \(error)")
-        }
-        guard path.hasSuffix("/" + fileName(of: header.sequence)) else {
-            throw ArchiveFile.Failure(description: "\(path) holds entry \(header.sequence), which does not match its file name")
+            throw ArchiveFile.Failure(description: "\(source) has an unreadable header: \(error)")
         }
         var items: [StoredItem] = []
         for item in header.items {
-            let stored = try item.stored(body: &body, registry: registry, path: path)
+            let stored = try item.stored(body: &body, registry: registry, path: source)
             guard stored.visibility == .all, !stored.representations.contains(where: \.isUnavailable) else {
-                throw ArchiveFile.Failure(description: "\(path) holds an item a history entry never keeps")
+                throw ArchiveFile.Failure(description: "\(source) holds an item a history entry never keeps")
             }
             items.append(stored)
         }
-        guard !items.isEmpty else { throw ArchiveFile.Failure(description: "\(path) has no items") }
-        guard body.readableBytes == 0 else { throw ArchiveFile.Failure(description: "\(path) is longer than its header says") }
+        guard !items.isEmpty else { throw ArchiveFile.Failure(description: "\(source) has no items") }
+        guard body.readableBytes == 0 else { throw ArchiveFile.Failure(description: "\(source) is longer than its header says") }
         return HistoryEntry(sequence: header.sequence, changeCount: header.changeCount, time: header.time, items: items)
     }
 }

@@ -4,52 +4,27 @@ import Glibc
 import Musl
 #endif
 import Logging
-import NIOPosix
 import PasteboardProtocol
 import PasteboardTypes
 
 /// Where the general pasteboard's history is kept on disk: `history/` in the state directory
-/// (mode 0700, created with the first entry), one file per entry (see `HistoryArchive`), so
-/// recording a copy writes one file and trimming removes others, never rewriting the whole history.
+/// (mode 0700, created when the first entry's file is written), one file per entry (see
+/// `HistoryArchive`), never rewriting the whole history. Entries are written and removed by
+/// the state directory's writer, through its journal (see `StorageWriter`); this reads them back.
 struct HistoryStorage: Sendable {
     /// The history directory.
     let directory: String
 
+    /// The history directory of `stateDirectory`.
+    static func directory(inStateDirectory stateDirectory: String) -> String {
+        stateDirectory + "/history"
+    }
+
     /// `history/` in `stateDirectory`. When it exists, it must belong to this user and not be
     /// writable by group or others, or this throws.
     init(stateDirectory: String) throws(DaemonError) {
-        directory = stateDirectory + "/history"
+        directory = Self.directory(inStateDirectory: stateDirectory)
         if access(directory, F_OK) == 0 { try SocketDirectory.prepare(directory) }
-    }
-
-    /// Stores `entry` durably (off the cooperative pool), creating the directory (0700) when
-    /// missing; throws saying why, leaving any earlier file of it as it was.
-    func save(_ entry: HistoryEntry) async throws(ArchiveFile.Failure) {
-        let directory = directory
-        let result: Result<Void, ArchiveFile.Failure>
-        do {
-            result = try await NIOThreadPool.singleton.runIfActive {
-                Result { () throws(ArchiveFile.Failure) in
-                    do {
-                        try SocketDirectory.prepare(directory)
-                    } catch {
-                        throw ArchiveFile.Failure(description: "cannot use \(directory): \(error)")
-                    }
-                    try HistoryArchive.write(entry, to: directory)
-                }
-            }
-        } catch {
-            throw ArchiveFile.Failure(description: "pasteboardd is shutting down")
-        }
-        try result.get()
-    }
-
-    /// Removes the files of the entries `sequences` (off the cooperative pool), syncing the directory.
-    func remove(_ sequences: [Int]) async {
-        guard !sequences.isEmpty else { return }
-        let directory = directory
-        let paths = sequences.map { directory + "/" + HistoryArchive.fileName(of: $0) }
-        _ = try? await NIOThreadPool.singleton.runIfActive { ArchiveFile.remove(paths, in: directory) }
     }
 
     /// Every entry stored in the directory, and the sequences of the files that fail their

@@ -9,7 +9,7 @@ import PasteboardTypes
 /// representation in order. Sensitive items are never written.
 enum PasteboardArchive {
     static let fileExtension = ".pasteboard"
-    private static let magic = Array("PBSTATE1".utf8)
+    static let magic = Array("PBSTATE1".utf8)
 
     /// A failure to write or read an archive, for logs and error messages.
     typealias Failure = ArchiveFile.Failure

@@ -10,8 +10,9 @@ import PasteboardProtocol
 /// limits, stored in `history/` of the state directory when the store is durable, and served
 /// to the `history`, `history-search`, `history-restore` and `history-clear` requests.
 ///
-/// Every change of the history's files happens during a write turn of the general pasteboard
-/// (`beginWrite`), so the files follow the history in memory in order.
+/// Every change of the history, and of its files, happens during a write turn of the general
+/// pasteboard (`beginWrite`; a settle arriving meanwhile waits for the turn's end), so the
+/// files follow the history in memory in order.
 extension PasteboardStore {
     /// The history from entry `start` on, newest first, as many entries as fit in a frame of
     /// `frameLimit` bytes (see `HistoryList.fitting`). Throws `invalid-argument` for a negative start.
@@ -63,17 +64,16 @@ extension PasteboardStore {
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
         history.clear()
-        await storeHistory()
-        await storage?.forgetEarlierContent(logger: logger)
+        await storeHistory(checkpoints: true)
     }
 
     /// Puts new history bounds in force (a reloaded configuration), dropping at once the oldest
-    /// entries that no longer fit, and their files.
+    /// entries that no longer fit, their files, and what the journal held of them.
     public func setHistoryLimits(_ limits: HistoryLimits) async {
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
         history.setLimits(limits)
-        await storeHistory()
+        await storeHistory(checkpoints: true)
     }
 
     /// The bounds the history keeps now.
@@ -81,43 +81,41 @@ extension PasteboardStore {
 
     // MARK: - Recording and storing
 
-    /// The general pasteboard now holds `pasteboard` in place of the content written at
-    /// `previous`: what that content still promised leaves the history, and the new content
-    /// becomes the newest entry when `recordsHistory` (and `ContentHistory` keeps it).
-    func recordInHistory(_ pasteboard: NamedPasteboard, replacing previous: Int, recordsHistory: Bool) async {
+    /// The history as it is once the general pasteboard holds `pasteboard` in place of the
+    /// content written at `previous`: what that content still promised leaves the history, and
+    /// the new content becomes the newest entry when `recordsHistory` (and `ContentHistory`
+    /// keeps it).
+    func historyAfterWriting(_ pasteboard: NamedPasteboard, replacing previous: Int, recordsHistory: Bool) -> ContentHistory {
+        var history = history
         history.contentLeft(changeCount: previous)
         if recordsHistory, !pasteboard.items.isEmpty,
            let skip = history.record(pasteboard.items, changeCount: pasteboard.changeCount, time: Self.now) {
             logger.debug("content not kept in the history", metadata: ["changeCount": "\(pasteboard.changeCount)", "reason": "\(skip.rawValue)"])
         }
-        await storeHistory()
+        return history
     }
 
     /// Performs the file operations the history owes: writes new and changed entries, removes
-    /// the files of entries that left. A file that cannot be written is logged; its entry stays
-    /// in memory only. The caller holds the general pasteboard's write turn.
-    func storeHistory() async {
-        guard let historyStorage else {
-            _ = history.takeFileChanges()
-            return
-        }
+    /// the files of entries that left, through the storage's journal; with `checkpoints`, also
+    /// empties the journal, so nothing of the entries that left stays on disk. Entries that
+    /// cannot be stored are logged and kept in memory only. The caller holds the general
+    /// pasteboard's write turn.
+    func storeHistory(checkpoints: Bool = false) async {
+        var checkpoints = checkpoints
         while true {
-            let changes = history.takeFileChanges()
-            if changes.write.isEmpty && changes.remove.isEmpty { return }
-            // Removing and writing touch different files: done side by side, the copy waits
-            // for the slower of the two syncs instead of both in turn.
-            async let removed: Void = historyStorage.remove(changes.remove)
-            for entry in changes.write {
-                do {
-                    try await historyStorage.save(entry)
-                    history.markSaved(entry.sequence)
-                } catch {
-                    logger.error("history entry not stored; it is kept in memory only", metadata: [
-                        "changeCount": "\(entry.changeCount)", "reason": "\(error.description)",
-                    ])
-                }
+            var changes = history.takeFileChanges()
+            guard let storage else { return }
+            if historyStorage == nil { changes = HistoryChanges() }  // the history is in memory only
+            if changes.isEmpty && !checkpoints { return }
+            defer { checkpoints = false }
+            do {
+                try await storage.saveHistory(changes, checkpoints: checkpoints)
+                for entry in changes.write { history.markSaved(entry.sequence) }
+            } catch {
+                logger.error("history not stored; it is kept in memory only", metadata: [
+                    "entries": "\(changes.write.map(\.changeCount))", "reason": "\(error.description)",
+                ])
             }
-            await removed
         }
     }
 

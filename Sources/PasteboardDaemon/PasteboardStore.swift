@@ -27,6 +27,16 @@ public actor PasteboardStore {
     var history: ContentHistory
     /// Where the history is kept on disk; nil keeps it in memory only.
     var historyStorage: HistoryStorage?
+    /// A promise of the general pasteboard settled while a write of it was in progress: its
+    /// history part, applied when the write ends.
+    struct DeferredSettle {
+        var changeCount: Int
+        var promise: StoredRepresentation.Promise
+        var content: StoredRepresentation.Content
+        var size: Int?
+    }
+    /// The settles waiting for the general pasteboard's write turn to end.
+    private var deferredSettles: [DeferredSettle] = []
     /// For what goes wrong outside any request (history files that cannot be written).
     var logger = Logger(label: "pasteboardd")
 
@@ -92,13 +102,24 @@ public actor PasteboardStore {
     func replaceWhileWriting(_ name: String, with items: [StoredItem], recordsHistory: Bool) async throws(ProtocolError) -> Int {
         let current = pasteboard(named: name)
         let next = current.replacing(items)
-        if let storage { try await storage.save(next) }
+        guard name == PasteboardName.general else {
+            if let storage { try await storage.save(next) }
+            pasteboards[name] = next
+            notifyWatchers(of: next)
+            notifyReleased(current.items)
+            return next.changeCount
+        }
+        // The history as it is once the write is stored: its file changes are stored with the
+        // pasteboard, in the same sync. Nothing else changes the history while the turn is held
+        // (see `settle`), so it takes the planned value once the write is stored.
+        var planned = historyAfterWriting(next, replacing: current.changeCount, recordsHistory: recordsHistory)
+        let changes = planned.takeFileChanges()
+        if let storage { try await storage.save(next, history: historyStorage == nil ? HistoryChanges() : changes) }
+        if historyStorage != nil { for entry in changes.write { planned.markSaved(entry.sequence) } }
+        history = planned
         pasteboards[name] = next
         notifyWatchers(of: next)
         notifyReleased(current.items)
-        if name == PasteboardName.general {
-            await recordInHistory(next, replacing: current.changeCount, recordsHistory: recordsHistory)
-        }
         return next.changeCount
     }
 
@@ -118,8 +139,10 @@ public actor PasteboardStore {
         await beginWrite(name)
         defer { endWrite(name) }
         guard let pasteboard = pasteboards[name] else { return }
+        let changes = name == PasteboardName.general && historyStorage != nil ? history.takeFileChanges() : HistoryChanges()
         do {
-            try await storage.save(pasteboard)
+            try await storage.save(pasteboard, history: changes)
+            for entry in changes.write { history.markSaved(entry.sequence) }
         } catch {
             logger.error("captured data not stored", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
         }
@@ -135,8 +158,13 @@ public actor PasteboardStore {
         await withCheckedContinuation { waitingWrites[name, default: []].append($0) }
     }
 
-    /// Ends a write of `name`, handing the turn to the next waiting one.
+    /// Ends a write of `name`, handing the turn to the next waiting one. For the general
+    /// pasteboard, the history settles that waited for the turn's end come first.
     func endWrite(_ name: String) {
+        if name == PasteboardName.general {
+            for settle in deferredSettles { history.settle(changeCount: settle.changeCount, promise: settle.promise, with: settle.content, size: settle.size) }
+            deferredSettles = []
+        }
         if var waiting = waitingWrites[name], !waiting.isEmpty {
             let next = waiting.removeFirst()
             waitingWrites[name] = waiting.isEmpty ? nil : waiting
@@ -191,7 +219,13 @@ public actor PasteboardStore {
         pasteboard.settle(item: owned.item, representation: owned.representation, content: content, size: size)
         pasteboards[owned.pasteboard] = pasteboard
         if owned.pasteboard == PasteboardName.general {
-            history.settle(changeCount: owned.changeCount, promise: owned.promise, with: content, size: size)
+            // While a write of the general pasteboard is in progress, its history is the
+            // writer's: the settle waits for the write's end (`endWrite`).
+            if writing.contains(PasteboardName.general) {
+                deferredSettles.append(DeferredSettle(changeCount: owned.changeCount, promise: owned.promise, content: content, size: size))
+            } else {
+                history.settle(changeCount: owned.changeCount, promise: owned.promise, with: content, size: size)
+            }
         }
     }
 

@@ -8,19 +8,24 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// The one writer of the state directory's pasteboards, committing writes in groups.
+/// The one writer of the state directory: its pasteboards and the general pasteboard's
+/// history, committing writes in groups.
 ///
-/// A small pasteboard (archive up to `journalRecordLimit`) is appended to the journal (see
-/// `JournalFile`); every write that arrives while a sync is in progress joins the next batch,
-/// which one `fdatasync` makes durable. Fifty clients copying at once thus cost a few syncs,
-/// not fifty, and a single copy costs one sync where a file of its own would cost two (the
-/// file and its directory). A larger pasteboard is written as its own file, as a checkpoint
-/// does. When the journal passes `checkpointBytes`, the writer checkpoints: it writes the
-/// journal's pasteboards to their own files, syncs them and the directory, then empties the
-/// journal. It also checkpoints after a pasteboard is written empty (a clear) and when asked
-/// (`forgetEarlierContent`), so cleared content does not stay on disk in the journal. Reading
-/// the directory back (`DurableStorage.loadAll`) takes, for each pasteboard,
-/// the newer of its file and its last journal record.
+/// A small pasteboard or history entry (archive up to `journalRecordLimit`) is appended to the
+/// journal (see `JournalFile`), and so is a note of the history entries that left; every
+/// write that arrives while a sync is in progress joins the next batch, which one `fdatasync`
+/// makes durable. Fifty clients copying at once thus cost a few syncs, not fifty, and a
+/// single copy (its pasteboard and its history entry together) costs one sync where files of
+/// their own would cost four (each file and its directory). A larger pasteboard or entry is
+/// written as its own file, as a checkpoint does.
+///
+/// When the journal passes `checkpointBytes`, the writer checkpoints: it writes the journal's
+/// pasteboards and history entries to their own files, removes the files of entries that
+/// left, syncs the files and their directories, then empties the journal. It also checkpoints
+/// after a pasteboard is written empty (a clear) and when asked (`Work.checkpoints`), so
+/// cleared content does not stay on disk in the journal. Reading the directory back
+/// (`DurableStorage.loadAll`) takes, for each pasteboard, the newer of its file and its last
+/// journal record, and replays the journal's history records onto `history/`.
 ///
 /// Work runs on `NIOThreadPool.singleton`, one batch at a time, so the files and the journal
 /// change in the order writes were acknowledged.
@@ -32,11 +37,25 @@ final class StorageWriter: Sendable {
 
     /// The state directory.
     let directory: String
+    /// Where history entries' files go (see `HistoryStorage`), created when first needed.
+    let historyDirectory: String
     private let logger: Logger
 
-    private struct Job {
-        /// What to store; nil for a checkpoint alone.
+    /// What one caller asks the writer to make durable.
+    struct Work: Sendable {
+        /// A pasteboard's new content.
         var pasteboard: NamedPasteboard?
+        /// The history's file changes: with a pasteboard, those its write causes. They are
+        /// written only when the pasteboard is; a failure of theirs alone is logged, not thrown
+        /// (the entries are then kept in memory only).
+        var history = HistoryChanges()
+        /// Whether to checkpoint after this work, so no earlier content stays in the journal;
+        /// a failed checkpoint is then thrown.
+        var checkpoints = false
+    }
+
+    private struct Job {
+        var work: Work
         var done: CheckedContinuation<Result<Void, ArchiveFile.Failure>, Never>
     }
 
@@ -47,7 +66,7 @@ final class StorageWriter: Sendable {
     }
 
     /// The journal as the writer keeps it: touched only by the batch being written (or by
-    /// `recovered` before any write), so the lock is never contended.
+    /// `checkpointRecovered` before any write), so the lock is never contended.
     private struct Journal {
         /// Open for writing, or -1 until first needed.
         var fd: Int32 = -1
@@ -55,8 +74,22 @@ final class StorageWriter: Sendable {
         var end = JournalFile.headerLength
         /// The pasteboards whose newest content is in the journal (not yet in their own files).
         var unwritten: [String: NamedPasteboard] = [:]
+        /// The history entries whose newest content is in the journal, by sequence: their archives.
+        var unwrittenEntries: [Int: [ByteBuffer]] = [:]
+        /// The history entries that left since the last checkpoint: their files must go.
+        var removedEntries: Set<Int> = []
         /// The size the journal must reach before a checkpoint is tried (again).
         var checkpointAt = StorageWriter.checkpointBytes
+    }
+
+    /// What the journal holds once a job's records are appended.
+    private struct Appended {
+        var pasteboard: NamedPasteboard?
+        var entries: [Int: [ByteBuffer]] = [:]
+        var removed: [Int] = []
+        /// Whether the job's outcome is that of the append (else its pasteboard went to a file
+        /// of its own, and only its history is in the append).
+        var decides = true
     }
 
     private let queue = Mutex(Queue())
@@ -64,6 +97,7 @@ final class StorageWriter: Sendable {
 
     init(directory: String, logger: Logger = Logger(label: "pasteboardd")) {
         self.directory = directory
+        self.historyDirectory = HistoryStorage.directory(inStateDirectory: directory)
         self.logger = logger
     }
 
@@ -73,29 +107,19 @@ final class StorageWriter: Sendable {
 
     private var journalPath: String { directory + "/" + JournalFile.name }
 
-    /// Stores `pasteboard` durably: returns once it is on disk, or throws saying why it is not
-    /// (the previous content then stays as it was on disk).
-    func save(_ pasteboard: NamedPasteboard) async throws(ArchiveFile.Failure) {
-        try await enqueue(pasteboard).get()
-    }
-
-    /// Checkpoints (see `checkpoint`), so that no content written before stays in the journal;
-    /// throws when that failed (the journal then still holds it).
-    func forgetEarlierContent() async throws(ArchiveFile.Failure) {
-        try await enqueue(nil).get()
-    }
-
-    /// Adds a job to the next batch, starting a writer when none runs, and waits for its outcome.
-    private func enqueue(_ pasteboard: NamedPasteboard?) async -> Result<Void, ArchiveFile.Failure> {
-        await withCheckedContinuation { (done: CheckedContinuation<Result<Void, ArchiveFile.Failure>, Never>) in
+    /// Makes `work` durable: returns once it is on disk, or throws saying why it is not (what
+    /// it would have replaced then stays as it was on disk).
+    func commit(_ work: Work) async throws(ArchiveFile.Failure) {
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<Void, ArchiveFile.Failure>, Never>) in
             let starts = queue.withLock { queue in
-                queue.pending.append(Job(pasteboard: pasteboard, done: done))
+                queue.pending.append(Job(work: work, done: done))
                 guard !queue.isWriting else { return false }
                 queue.isWriting = true
                 return true
             }
             if starts { NIOThreadPool.singleton.submit { state in self.writeBatches(active: state == .active) } }
         }
+        try result.get()
     }
 
     /// Writes batches until no write waits (on a thread of the pool).
@@ -116,51 +140,111 @@ final class StorageWriter: Sendable {
         }
     }
 
-    /// Writes one batch: the small pasteboards into the journal with one sync, the others into
-    /// files of their own; then checkpoints when the journal has grown past its limit, a
-    /// pasteboard was written empty, or a job asked for it.
+    /// Writes one batch: the small pasteboards and history records into the journal with one
+    /// sync, the others into files of their own; then checkpoints when the journal has grown
+    /// past its limit, a pasteboard was written empty, or a job asked for it.
     private func write(_ batch: [Job], into journal: inout Journal) {
         var records = ByteBuffer()
-        var journaled: [Job] = []
-        var forgetting: [Job] = []
-        for job in batch {
-            guard let pasteboard = job.pasteboard else {
-                forgetting.append(job)
-                continue
+        var appended: [(job: Job, appended: Appended)] = []
+        // Jobs answered once the checkpoint they cause is done: a clear, so that what it
+        // cleared has left the disk by then (were the checkpoint to fail, the clear itself
+        // still stands), and the jobs that ask for one.
+        var afterCheckpoint: [Job] = []
+        for var job in batch {
+            var record = Appended()
+            if let pasteboard = job.work.pasteboard {
+                let archive = PasteboardArchive.encoded(pasteboard)
+                if Self.size(of: archive) <= Self.journalRecordLimit {
+                    JournalFile.appendRecord(of: archive, to: &records)
+                    record.pasteboard = pasteboard
+                } else {
+                    do throws(ArchiveFile.Failure) {
+                        try ArchiveFile.write(archive, to: PasteboardArchive.path(of: pasteboard.name, in: directory), in: directory)
+                        journal.unwritten[pasteboard.name] = nil  // its file is now newer than any record of it
+                        record.decides = false
+                    } catch {
+                        job.done.resume(returning: .failure(error))  // nor is its history written
+                        continue
+                    }
+                }
             }
-            let archive = PasteboardArchive.encoded(pasteboard)
-            let size = archive.reduce(0) { $0 + $1.readableBytes }
-            if size <= Self.journalRecordLimit {
-                JournalFile.appendRecord(of: archive, to: &records)
-                journaled.append(job)
-                continue
-            }
-            let name = pasteboard.name
-            do throws(ArchiveFile.Failure) {
-                try ArchiveFile.write(archive, to: PasteboardArchive.path(of: name, in: directory), in: directory)
-                journal.unwritten[name] = nil  // its file is now newer than any record of it
-                job.done.resume(returning: .success(()))
-            } catch {
-                job.done.resume(returning: .failure(error))
-            }
-        }
-        // A clear is answered once the checkpoint it causes is done, so that what it cleared
-        // has left the disk by then (were the checkpoint to fail, the clear itself still stands).
-        var answered: [Job] = forgetting
-        if !journaled.isEmpty {
-            let result = append(records, to: &journal)
-            for job in journaled {
-                guard case .success = result, let pasteboard = job.pasteboard else {
-                    job.done.resume(returning: result)
+            for entry in job.work.history.write {
+                let archive = HistoryArchive.encoded(entry)
+                if Self.size(of: archive) <= Self.journalRecordLimit {
+                    JournalFile.appendRecord(of: archive, to: &records)
+                    record.entries[entry.sequence] = archive
                     continue
                 }
-                journal.unwritten[pasteboard.name] = pasteboard
-                if pasteboard.items.isEmpty { answered.append(job) } else { job.done.resume(returning: result) }
+                do throws(ArchiveFile.Failure) {
+                    try prepareHistoryDirectory()
+                    try HistoryArchive.write(archive, sequence: entry.sequence, to: historyDirectory)
+                    // An older record of the entry in the journal must go before it could be
+                    // read back over the file: the job waits for a checkpoint.
+                    if journal.unwrittenEntries.removeValue(forKey: entry.sequence) != nil { job.work.checkpoints = true }
+                } catch {
+                    logger.error("history entry not stored; it is kept in memory only", metadata: [
+                        "changeCount": "\(entry.changeCount)", "reason": "\(error.description)",
+                    ])
+                }
+            }
+            if !job.work.history.remove.isEmpty {
+                JournalFile.appendRecord(of: JournalRecord.removal(of: job.work.history.remove), to: &records)
+                record.removed = job.work.history.remove
+            }
+            if record.pasteboard == nil && record.entries.isEmpty && record.removed.isEmpty {
+                // Nothing of this job is in the journal.
+                if job.work.checkpoints { afterCheckpoint.append(job) } else { job.done.resume(returning: .success(())) }
+                continue
+            }
+            appended.append((job, record))
+        }
+        if !appended.isEmpty {
+            let result = append(records, to: &journal)
+            for (job, record) in appended {
+                guard case .success = result else {
+                    if record.decides {
+                        job.done.resume(returning: result)
+                    } else {
+                        if case .failure(let failure) = result {
+                            logger.error("history not stored; it is kept in memory only", metadata: ["reason": "\(failure.description)"])
+                        }
+                        job.done.resume(returning: .success(()))
+                    }
+                    continue
+                }
+                if let pasteboard = record.pasteboard { journal.unwritten[pasteboard.name] = pasteboard }
+                for (sequence, archive) in record.entries { journal.unwrittenEntries[sequence] = archive }
+                for sequence in record.removed {
+                    // The journal's record makes the removal last; the file goes at once, so
+                    // the entry's content leaves the disk now (a checkpoint removes it again,
+                    // syncing the directory).
+                    unlink(historyDirectory + "/" + HistoryArchive.fileName(of: sequence))
+                    journal.unwrittenEntries[sequence] = nil
+                    journal.removedEntries.insert(sequence)
+                }
+                if job.work.checkpoints || record.pasteboard?.items.isEmpty == true {
+                    afterCheckpoint.append(job)
+                } else {
+                    job.done.resume(returning: .success(()))
+                }
             }
         }
-        if journal.end > journal.checkpointAt || !answered.isEmpty {
+        if journal.end > journal.checkpointAt || !afterCheckpoint.isEmpty {
             let result = checkpoint(&journal)
-            for job in answered { job.done.resume(returning: job.pasteboard == nil ? result : .success(())) }
+            for job in afterCheckpoint { job.done.resume(returning: job.work.checkpoints ? result : .success(())) }
+        }
+    }
+
+    private static func size(of archive: [ByteBuffer]) -> Int {
+        archive.reduce(0) { $0 + $1.readableBytes }
+    }
+
+    /// Creates `history/` (0700) when missing; throws when it cannot be used.
+    private func prepareHistoryDirectory() throws(ArchiveFile.Failure) {
+        do {
+            try SocketDirectory.prepare(historyDirectory)
+        } catch {
+            throw ArchiveFile.Failure(description: "cannot use \(historyDirectory): \(error)")
         }
     }
 
@@ -231,10 +315,12 @@ final class StorageWriter: Sendable {
         return .success((fd, end))
     }
 
-    /// Writes every pasteboard whose newest content is only in the journal into its own file,
-    /// syncs them and the directory, then empties the journal. On failure (a full disk, say)
-    /// the journal stays as it is, still holding everything, and the next try waits until it
-    /// has grown by another `checkpointBytes`.
+    /// Writes every pasteboard and history entry whose newest content is only in the journal
+    /// into its own file, removes the files of the entries that left, syncs the files and their
+    /// directories, then empties the journal. On failure (a full disk, say) the journal stays
+    /// as it is, still holding everything, and the next try waits until it has grown by
+    /// another `checkpointBytes`. A history directory that cannot be used (owned by another
+    /// user, say) only costs the history entries, which is logged.
     @discardableResult
     private func checkpoint(_ journal: inout Journal) -> Result<Void, ArchiveFile.Failure> {
         guard journal.fd >= 0 else { return .success(()) }  // nothing was journaled since the start
@@ -242,12 +328,25 @@ final class StorageWriter: Sendable {
             for pasteboard in journal.unwritten.values {
                 try PasteboardArchive.write(pasteboard, to: directory, syncsDirectory: false)
             }
+            if !journal.unwrittenEntries.isEmpty || !journal.removedEntries.isEmpty {
+                if case .failure(let failure) = Result(catching: prepareHistoryDirectory) {
+                    logger.error("history entries not stored; the history is kept in memory only", metadata: ["reason": "\(failure.description)"])
+                } else {
+                    for (sequence, archive) in journal.unwrittenEntries {
+                        try HistoryArchive.write(archive, sequence: sequence, to: historyDirectory, syncsDirectory: false)
+                    }
+                    for sequence in journal.removedEntries { unlink(historyDirectory + "/" + HistoryArchive.fileName(of: sequence)) }
+                    ArchiveFile.syncDirectory(historyDirectory)
+                }
+            }
             ArchiveFile.syncDirectory(directory)
             guard ftruncate(journal.fd, off_t(JournalFile.headerLength)) == 0, fsync(journal.fd) == 0 else {
                 throw ArchiveFile.failure("empty", journalPath)
             }
             journal.end = JournalFile.headerLength
             journal.unwritten = [:]
+            journal.unwrittenEntries = [:]
+            journal.removedEntries = []
             journal.checkpointAt = Self.checkpointBytes
             return .success(())
         } catch {
@@ -257,17 +356,19 @@ final class StorageWriter: Sendable {
         }
     }
 
-    /// Makes `pasteboards`, read back from the journal at start, the content of their own files,
-    /// then empties the journal (see `checkpoint`); `validLength` is where the journal's whole
-    /// records end. Called before any write.
-    func checkpointRecovered(_ pasteboards: [NamedPasteboard], validLength: Int) {
+    /// Makes what the journal held at start (read back by `DurableStorage.loadAll`) the content
+    /// of its own files, then empties the journal (see `checkpoint`); `validLength` is where
+    /// the journal's whole records end. Called before any write.
+    func checkpointRecovered(_ recovered: JournalFile.Replay, validLength: Int) {
         journal.withLock { journal in
             if journal.fd < 0 {
                 guard case .success(let (fd, end)) = openJournal(validLength: validLength) else { return }
                 journal.fd = fd
                 journal.end = end
             }
-            for pasteboard in pasteboards { journal.unwritten[pasteboard.name] = pasteboard }
+            for pasteboard in recovered.pasteboards { journal.unwritten[pasteboard.name] = pasteboard }
+            for (sequence, archive) in recovered.entries { journal.unwrittenEntries[sequence] = [archive] }
+            journal.removedEntries = recovered.removedEntries
             checkpoint(&journal)
         }
     }

@@ -83,6 +83,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
         XCTAssertEqual(try previews(), ["four"], "the oldest entries left without waiting for the next copy")
         let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/history").filter { $0.hasSuffix(".entry") }
         XCTAssertEqual(files.count, 1, "their files went too: \(files)")
+        for text in ["two", "three"] { XCTAssertFalse(try stateFilesContain(text), "\(text) left the journal too") }
         XCTAssertEqual(try pbOK("paste").stdoutText, "four")
     }
 

@@ -31,7 +31,9 @@ final class HistoryTests: IntegrationTestCase {
 
     private var historyDirectory: String { sandbox.stateDirectory + "/history" }
 
-    /// The entry files in the state directory's history.
+    /// The entry files in the state directory's history. New entries are written to the
+    /// journal first and get their file at a checkpoint (one is made at every start); the
+    /// files of entries that leave go at once.
     private func entryFiles() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: historyDirectory)) ?? []).filter { $0.hasSuffix(".entry") }.sorted()
     }
@@ -114,13 +116,15 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(try previews(), ["ordinary"])
         XCTAssertEqual(try pb("history", "search", "hunter2").status, 1)
         XCTAssertEqual(try pb("history", "search", "s3cr3t").status, 1)
-        XCTAssertEqual(entryFiles().count, 1)
+        XCTAssertTrue(try stateFilesContain("ordinary"), "the ordinary copy is on disk (in the journal)")
         for secret in ["hunter2-secret", "s3cr3t-pw"] {
             XCTAssertFalse(try stateFilesContain(secret), "\(secret) reached the disk")
             XCTAssertFalse(daemon.log.contains(secret), daemon.log)
         }
         try restart()
         XCTAssertEqual(try previews(), ["ordinary"])
+        XCTAssertEqual(entryFiles().count, 1, "the start's checkpoint gave the entry its file")
+        for secret in ["hunter2-secret", "s3cr3t-pw"] { XCTAssertFalse(try stateFilesContain(secret), "\(secret) reached the disk") }
     }
 
     // MARK: - Bounds
@@ -129,11 +133,13 @@ final class HistoryTests: IntegrationTestCase {
         try restart(arguments: ["--history-items", "3"])
         for text in ["one", "two", "three", "four", "five"] { try pbOK("copy", stdin: Data(text.utf8)) }
         XCTAssertEqual(try previews(), ["five", "four", "three"])
-        XCTAssertEqual(entryFiles().count, 3, "the files of dropped entries are removed: \(entryFiles())")
+        try restart(arguments: ["--history-items", "3"])
+        XCTAssertEqual(try previews(), ["five", "four", "three"], "kept across kill -9")
+        XCTAssertEqual(entryFiles().count, 3, "dropped entries have no file: \(entryFiles())")
 
         try restart(arguments: ["--history-items", "2"])
         XCTAssertEqual(try previews(), ["five", "four"], "a lower bound at start drops the oldest")
-        XCTAssertEqual(entryFiles().count, 2)
+        XCTAssertEqual(entryFiles().count, 2, "and its file at once")
 
         try restart(arguments: ["--history-items", "0"])
         XCTAssertEqual(try pbOK("history").stdoutText, "(empty)\n")
@@ -148,6 +154,8 @@ final class HistoryTests: IntegrationTestCase {
         let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40), c = String(repeating: "c", count: 40)
         for text in [a, b, c] { try pbOK("copy", stdin: Data(text.utf8)) }
         XCTAssertEqual(try previews(), [c, b], "120 bytes do not fit in 100: the oldest left")
+        try restart(arguments: ["--history-bytes", "100"])
+        XCTAssertEqual(try previews(), [c, b], "kept across kill -9")
         XCTAssertEqual(entryFiles().count, 2)
 
         let large = String(repeating: "L", count: 150)
@@ -236,7 +244,7 @@ final class HistoryTests: IntegrationTestCase {
     func testClearEmptiesTheHistoryInMemoryAndOnDisk() throws {
         try pbOK("copy", stdin: Data("to forget".utf8))
         try pbOK("copy", stdin: Data("current".utf8))
-        XCTAssertEqual(entryFiles().count, 2)
+        XCTAssertTrue(try stateFilesContain("to forget"), "on disk before the clear")
 
         try pbOK("history", "clear")
 
@@ -253,17 +261,34 @@ final class HistoryTests: IntegrationTestCase {
 
     // MARK: - Durability
 
+    func testAnEntryMovedToTheTopOrDroppedStaysSoAfterKill9() throws {
+        try restart(arguments: ["--history-items", "3"])
+        for text in ["x", "y", "x", "z", "w"] { try pbOK("copy", stdin: Data(text.utf8)) }
+        XCTAssertEqual(try previews(), ["w", "z", "x"], "x moved to the top, then y was dropped")
+        XCTAssertEqual(entryFiles(), [], "the entries are in the journal until a checkpoint")
+
+        try restart(arguments: ["--history-items", "30"])
+
+        XCTAssertEqual(try previews(), ["w", "z", "x"], "the journal also records which entries left")
+        XCTAssertEqual(entryFiles().count, 3)
+        try pbOK("history", "restore", "2")
+        try pbOK("copy", stdin: Data("v".utf8))
+        try restart(arguments: ["--history-items", "30"])
+        XCTAssertEqual(try previews(), ["v", "x", "w", "z"], "a restored entry moved to the top, its old file gone")
+        XCTAssertEqual(entryFiles().count, 4)
+    }
+
     func testTheHistorySurvivesARestartAndDamagedEntriesAreSkipped() throws {
         try pbOK("copy", stdin: Data("one".utf8))
         try pbOK("copy", "--rep", "public.html=<b>two</b>", "--rep", "public.utf8-plain-text=two")
         try pbOK("copy", stdin: Data("three".utf8))
         try pbOK("copy", stdin: Data("four".utf8))
         let before = try history()
+
+        try restart()
         var info = stat()
         XCTAssertEqual(stat(historyDirectory, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700, "the history directory is private")
-
-        try restart()
 
         let after = try history()
         XCTAssertEqual(after.map { $0["preview"] as? String }, before.map { $0["preview"] as? String })
@@ -275,7 +300,9 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste", "-t", "text/html").stdoutText, "<b>two</b>")
         XCTAssertEqual(try changeCount(), 5, "change counts go on from where they were")
 
-        // Entry files: "one" is the oldest; corrupt it, and leave a half-written file behind.
+        // Entry files (written at the restart's checkpoint): "one" is the oldest; corrupt it,
+        // and leave a half-written file behind.
+        try restart()
         daemon.kill9()
         let files = entryFiles()
         XCTAssertEqual(files.count, 4, files.joined(separator: " "))
@@ -330,7 +357,7 @@ final class HistoryTests: IntegrationTestCase {
         entries = try history()
         XCTAssertEqual(entries.first?["preview"] as? String, "Lazy words handed over", "captured when its source left")
         XCTAssertEqual(try pbOK("history", "search", "handed").stdoutText.split(separator: "\n").count, 1)
-        XCTAssertEqual(entryFiles().count, 1)
+        XCTAssertTrue(try stateFilesContain("Lazy words handed over"), "the captured bytes are stored")
 
         let gone = sandbox.path("gone.txt")
         try Data("never handed over".utf8).write(to: URL(fileURLWithPath: gone))

@@ -1,0 +1,78 @@
+import NIOCore
+import PasteboardProtocol
+import PasteboardTypes
+
+/// What one record of the journal holds (see `JournalFile`), told apart by its archive's magic:
+/// a pasteboard's new content (`PBSTATE1`, see `PasteboardArchive`), a history entry's
+/// (`PBHIST01`, see `HistoryArchive`), or the sequences of history entries that left
+/// (`PBHGONE1`: an `ArchiveFile` whose JSON header is `{"sequences":[…]}` and whose body is empty).
+enum JournalRecord {
+    case pasteboard(NamedPasteboard)
+    /// The entry, and its archive's bytes, which its file will hold.
+    case historyEntry(HistoryEntry, archive: ByteBuffer)
+    case historyRemoval([Int])
+
+    static let removalMagic = Array("PBHGONE1".utf8)
+
+    private struct Removal: Codable {
+        var sequences: [Int]
+    }
+
+    /// The bytes of a record saying the entries `sequences` left.
+    static func removal(of sequences: [Int]) -> [ByteBuffer] {
+        // Encoding a plain Codable struct of integers cannot fail.
+        ArchiveFile.encoded(magic: removalMagic, header: try! JSONBytesEncoder.encode(Removal(sequences: sequences)), body: [])
+    }
+
+    /// The record in `archive`, one record's bytes (`source` names it in errors); throws when
+    /// it is none of the three kinds or fails its kind's checks.
+    static func decode(_ archive: ByteBuffer, registry: TypeRegistry, source: String) throws(ArchiveFile.Failure) -> JournalRecord {
+        switch archive.getBytes(at: archive.readerIndex, length: min(8, archive.readableBytes)) {
+        case PasteboardArchive.magic:
+            return .pasteboard(try PasteboardArchive.decode(archive, registry: registry, source: source))
+        case HistoryArchive.magic:
+            return .historyEntry(try HistoryArchive.decode(archive, registry: registry, source: source), archive: archive)
+        case removalMagic:
+            let (header, _) = try ArchiveFile.decode(archive, magic: removalMagic, kind: "a history removal", source: source)
+            do {
+                return .historyRemoval(try JSONTreeDecoder.decode(Removal.self, from: header).sequences)
+            } catch {
+                throw ArchiveFile.Failure(description: "\(source) has an unreadable header: \(error)")
+            }
+        default:
+            throw ArchiveFile.Failure(description: "\(source) is not a record the journal holds")
+        }
+    }
+}
+
+extension JournalFile {
+    /// What a journal's records come to when read in order: the newest content of each
+    /// pasteboard and history entry it holds, and the entries that left.
+    struct Replay {
+        /// The newest content of each pasteboard, by name.
+        var newest: [String: NamedPasteboard] = [:]
+        /// The newest archive of each history entry, by sequence.
+        var entries: [Int: ByteBuffer] = [:]
+        /// The entries that left: their files must go.
+        var removedEntries: Set<Int> = []
+
+        /// The pasteboards, in no particular order.
+        var pasteboards: [NamedPasteboard] { Array(newest.values) }
+
+        /// Applies the next record.
+        mutating func apply(_ record: JournalRecord) {
+            switch record {
+            case .pasteboard(let pasteboard):
+                newest[pasteboard.name] = pasteboard
+            case .historyEntry(let entry, let archive):
+                entries[entry.sequence] = archive
+                removedEntries.remove(entry.sequence)
+            case .historyRemoval(let sequences):
+                for sequence in sequences {
+                    entries[sequence] = nil
+                    removedEntries.insert(sequence)
+                }
+            }
+        }
+    }
+}
