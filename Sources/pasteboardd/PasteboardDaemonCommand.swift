@@ -145,6 +145,9 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         let activation = Result { () throws(DaemonError) in try ActivatedSocket.takeFromEnvironment() }
         let socketPath = (try? activation.get())??.path ?? socket ?? SocketLocation.socketPath(environment: environment)
         if let logFile { try redirectStandardError(to: logFile, socketPath: socketPath) }
+        // Log lines are stamped with localtime(3), which with TZ unset re-reads the state of
+        // /etc/localtime on every call (a stat per line); named in TZ, it is read once.
+        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
         let logLevels = LogLevelControl()
         LoggingSystem.bootstrap { label in logLevels.makeHandler(label: label) }
         let logger = Logger(label: "pasteboardd")
