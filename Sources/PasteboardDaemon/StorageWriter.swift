@@ -57,6 +57,9 @@ final class StorageWriter: Sendable {
     private struct Job {
         var work: Work
         var done: CheckedContinuation<Result<Void, ArchiveFile.Failure>, Never>
+        /// Whether the job is answered only after the batch's checkpoint (whose failure is
+        /// still thrown only when the work asked for it).
+        var waitsForCheckpoint = false
     }
 
     /// Writes waiting for the next batch, and whether a batch is being written.
@@ -180,7 +183,7 @@ final class StorageWriter: Sendable {
                     try HistoryArchive.write(archive, sequence: entry.sequence, to: historyDirectory)
                     // An older record of the entry in the journal must go before it could be
                     // read back over the file: the job waits for a checkpoint.
-                    if journal.unwrittenEntries.removeValue(forKey: entry.sequence) != nil { job.work.checkpoints = true }
+                    if journal.unwrittenEntries.removeValue(forKey: entry.sequence) != nil { job.waitsForCheckpoint = true }
                 } catch {
                     logger.error("history entry not stored; it is kept in memory only", metadata: [
                         "changeCount": "\(entry.changeCount)", "reason": "\(error.description)",
@@ -193,7 +196,7 @@ final class StorageWriter: Sendable {
             }
             if record.pasteboard == nil && record.entries.isEmpty && record.removed.isEmpty {
                 // Nothing of this job is in the journal.
-                if job.work.checkpoints { afterCheckpoint.append(job) } else { job.done.resume(returning: .success(())) }
+                if job.work.checkpoints || job.waitsForCheckpoint { afterCheckpoint.append(job) } else { job.done.resume(returning: .success(())) }
                 continue
             }
             appended.append((job, record))
@@ -222,7 +225,7 @@ final class StorageWriter: Sendable {
                     journal.unwrittenEntries[sequence] = nil
                     journal.removedEntries.insert(sequence)
                 }
-                if job.work.checkpoints || record.pasteboard?.items.isEmpty == true {
+                if job.work.checkpoints || job.waitsForCheckpoint || record.pasteboard?.items.isEmpty == true {
                     afterCheckpoint.append(job)
                 } else {
                     job.done.resume(returning: .success(()))

@@ -278,6 +278,19 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(entryFiles().count, 4)
     }
 
+    func testALargeEntryGetsItsFileAtOnceAndSurvivesKill9() throws {
+        let large = String(repeating: "large entry ", count: 10_000)  // 120 KB: over the journal's 64 KiB records
+        try pbOK("copy", stdin: Data(large.utf8))
+        try pbOK("copy", stdin: Data("small".utf8))
+        XCTAssertEqual(entryFiles(), ["0000000000000001.entry"], "the large entry has its file, the small one is in the journal")
+
+        try restart()
+
+        XCTAssertEqual(try history().map { ($0["size"] as? Int) ?? -1 }, [5, large.utf8.count])
+        try pbOK("history", "restore", "1")
+        XCTAssertEqual(try pbOK("paste").stdoutText, large)
+    }
+
     func testTheHistorySurvivesARestartAndDamagedEntriesAreSkipped() throws {
         try pbOK("copy", stdin: Data("one".utf8))
         try pbOK("copy", "--rep", "public.html=<b>two</b>", "--rep", "public.utf8-plain-text=two")
