@@ -102,21 +102,18 @@ public actor PasteboardStore {
     func replaceWhileWriting(_ name: String, with items: [StoredItem], recordsHistory: Bool) async throws(ProtocolError) -> Int {
         let current = pasteboard(named: name)
         let next = current.replacing(items)
-        guard name == PasteboardName.general else {
-            if let storage { try await storage.save(next) }
-            pasteboards[name] = next
-            notifyWatchers(of: next)
-            notifyReleased(current.items)
-            return next.changeCount
-        }
-        // The history as it is once the write is stored: its file changes are stored with the
+        // A write of the general pasteboard changes its history too: the history as it is once
+        // the write is stored is planned first, and its file changes are stored with the
         // pasteboard, in the same sync. Nothing else changes the history while the turn is held
         // (see `settle`), so it takes the planned value once the write is stored.
-        var planned = historyAfterWriting(next, replacing: current.changeCount, recordsHistory: recordsHistory)
-        let changes = planned.takeFileChanges()
+        var planned = name == PasteboardName.general
+            ? historyAfterWriting(next, replacing: current.changeCount, recordsHistory: recordsHistory) : nil
+        let changes = planned?.takeFileChanges() ?? HistoryChanges()
         if let storage { try await storage.save(next, history: historyStorage == nil ? HistoryChanges() : changes) }
-        if historyStorage != nil { for entry in changes.write { planned.markSaved(entry.sequence) } }
-        history = planned
+        if var planned {
+            if historyStorage != nil { for entry in changes.write { planned.markSaved(entry.sequence) } }
+            history = planned
+        }
         pasteboards[name] = next
         notifyWatchers(of: next)
         notifyReleased(current.items)
