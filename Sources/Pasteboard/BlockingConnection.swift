@@ -200,12 +200,15 @@ public final class BlockingConnection {
             }
         }
         let id = openRequest()
-        try send(.write(WriteRequest(pasteboard: pasteboard, items: infos, expire: expiry?.protocolSeconds)), on: id)
+        // The request and its bytes gather in `outbound` and go out in one write where the credit
+        // allows: before waiting for the daemon, and at the end.
+        queue(.message(.write(WriteRequest(pasteboard: pasteboard, items: infos, expire: expiry?.protocolSeconds)), requestID: id))
         var credit = welcome.window
         let limit = min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
         /// The daemon's next message on the write other than credit, which is counted; nil
         /// once credit came or, when not `waiting`, no whole frame has arrived.
         func answer(waiting: Bool) throws -> Message? {
+            if waiting { try writeOutbound() }
             var waiting = waiting
             while let frame = try waiting ? nextFrame(for: id, interrupt: nil) : arrivedFrame(for: id) {
                 guard frame.kind == .message else { continue }
@@ -221,7 +224,9 @@ public final class BlockingConnection {
         upload: for item in items {
             for representation in item.representations {
                 guard case .data(let chunks) = representation.content else { continue }
-                for chunk in chunks {
+                let filled = chunks.filter { $0.readableBytes > 0 }
+                if filled.isEmpty { queue(.data(ByteBuffer(), requestID: id, end: true)) }
+                for (index, chunk) in filled.enumerated() {
                     var remaining = chunk
                     while remaining.readableBytes > 0 {
                         // The daemon may refuse at once (a limit, a bad type): its answer ends the upload.
@@ -231,13 +236,16 @@ public final class BlockingConnection {
                         }
                         guard credit > 0 else { continue }
                         let size = min(limit, credit, remaining.readableBytes)
-                        try sendData(remaining.readSlice(length: size)!, on: id, end: false)
                         credit -= size
+                        let slice = remaining.readSlice(length: size)!
+                        // The last bytes carry END, where a frame of their own would cost a write.
+                        queue(.data(slice, requestID: id, end: index == filled.count - 1 && remaining.readableBytes == 0))
+                        if outbound.readableBytes >= limit { try writeOutbound() }
                     }
                 }
-                try sendData(ByteBuffer(), on: id, end: true)
             }
         }
+        try writeOutbound()
         var reply = early
         while reply == nil { reply = try answer(waiting: true) }
         switch reply! {
@@ -256,16 +264,13 @@ public final class BlockingConnection {
 
     /// Sends a control message on request `id`.
     private func send(_ message: Message, on id: UInt32) throws(PasteboardError) {
-        outbound.clear()
-        FrameCodec.encode(.message(message, requestID: id), into: &outbound)
+        queue(.message(message, requestID: id))
         try writeOutbound()
     }
 
-    /// Sends a data frame on request `id`.
-    private func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) throws(PasteboardError) {
-        outbound.clear()
-        FrameCodec.encode(.data(bytes, requestID: id, end: end), into: &outbound)
-        try writeOutbound()
+    /// Adds `frame` to what the next `writeOutbound` sends.
+    private func queue(_ frame: Frame) {
+        FrameCodec.encode(frame, into: &outbound)
     }
 
     private func writeOutbound() throws(PasteboardError) {
@@ -273,10 +278,12 @@ public final class BlockingConnection {
             let written = outbound.withUnsafeReadableBytes { write(socket, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
+                outbound.clear()
                 throw PasteboardError.connectionLost(String(cString: strerror(errno)))
             }
             outbound.moveReaderIndex(forwardBy: written)
         }
+        outbound.clear()
     }
 
     /// The next frame for request `id`; frames of other requests (the daemon's notifications)

@@ -61,6 +61,16 @@ struct ItemUpload: Sendable {
         let window = SendWindow(initialCredit: connection.welcome.window)
         let (id, frames) = connection.openRequest(window: window)
         do {
+            if let whole = wholeUpload(id: id, within: connection.welcome.window) {
+                // Small: the request and all its bytes go out in one write, within the first credit.
+                try await connection.send([.message(message, requestID: id)] + whole)
+                for try await frame in frames where frame.kind == .message {
+                    let reply = try frame.decodeMessage()
+                    if case .error(let error) = reply { throw PasteboardError.daemon(error) }
+                    return (reply, id, frames)
+                }
+                throw PasteboardError.connectionLost("the daemon closed the connection before answering '\(message.op)'")
+            }
             try await connection.send(message, on: id)
             // The daemon may refuse at once (a limit, a bad type); watch for that while sending.
             let reply = try await withThrowingTaskGroup(of: Message?.self) { group in
@@ -90,6 +100,35 @@ struct ItemUpload: Sendable {
             connection.promises.release(registered)
             throw error
         }
+    }
+
+    /// Every eager byte as data frames on request `id` (each representation's last frame with
+    /// END), when they add up to at most `credit` bytes: what the daemon takes before granting more.
+    private func wholeUpload(id: UInt32, within credit: Int) -> [Frame]? {
+        var total = 0
+        for item in items {
+            for representation in item.representations {
+                guard case .data(let chunks) = representation.content else { continue }
+                for chunk in chunks { total += chunk.readableBytes }
+            }
+        }
+        guard total <= credit else { return nil }
+        let limit = connection.chunkLimit
+        var frames: [Frame] = []
+        for item in items {
+            for representation in item.representations {
+                guard case .data(let chunks) = representation.content else { continue }
+                var slices: [ByteBuffer] = []
+                for chunk in chunks {
+                    var remaining = chunk
+                    while remaining.readableBytes > 0 { slices.append(remaining.readSlice(length: min(limit, remaining.readableBytes))!) }
+                }
+                let last = slices.popLast() ?? ByteBuffer()
+                frames += slices.map { .data($0, requestID: id, end: false) }
+                frames.append(.data(last, requestID: id, end: true))
+            }
+        }
+        return frames
     }
 
     private func upload(id: UInt32, window: SendWindow) async throws {

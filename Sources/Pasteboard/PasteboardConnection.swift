@@ -26,7 +26,20 @@ public final class PasteboardConnection: Sendable {
     /// The hand-off socket: not tried yet (outer nil), or attached or not possible.
     private let handoffChannel = Mutex<HandoffChannel??>(nil)
 
-    private init(outbound: NIOAsyncChannelOutboundWriter<Frame>, router: FrameRouter, welcome: Welcome, declaredTypes: [TypeDeclaration]) {
+    /// The thread this connection's frames arrive on, as a task executor.
+    ///
+    /// A task that makes many small requests in a row runs fastest preferring it
+    /// (`withTaskExecutorPreference(connection.taskExecutor) { … }`): each answer then resumes
+    /// the task on the thread that read it, where otherwise a worker thread must be woken for
+    /// each. Such a task must not block (a synchronous read of a pipe, a long computation): the
+    /// connections that share the thread wait meanwhile.
+    public let taskExecutor: any TaskExecutor
+
+    private init(
+        outbound: NIOAsyncChannelOutboundWriter<Frame>, router: FrameRouter, welcome: Welcome, declaredTypes: [TypeDeclaration],
+        taskExecutor: any TaskExecutor
+    ) {
+        self.taskExecutor = taskExecutor
         self.outbound = outbound
         self.router = router
         self.welcome = welcome
@@ -79,23 +92,27 @@ public final class PasteboardConnection: Sendable {
         autoStart: Bool = true,
         _ body: (PasteboardConnection) async throws -> Result
     ) async throws -> Result {
+        let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
+        let router = FrameRouter(daemonRequests: daemonRequestSink)
         let channel: NIOAsyncChannel<Frame, Frame>
         do {
-            channel = try await connect(socketPath)
+            channel = try await connect(socketPath, router: router)
         } catch let first {
             guard autoStart, !DaemonLauncher.autoStartDisabled, DaemonLauncher.isNobodyListening(first) else {
                 throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: DaemonLauncher.describe(first))
             }
             try await DaemonLauncher.start(socketPath: socketPath)
-            channel = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath) }
+            channel = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
         }
+        // The connection's own tasks run on the channel's loop: each frame reaches its request
+        // without waking another thread. `body` runs where the caller's task runs (see `taskExecutor`).
+        let executor = EventLoopTaskExecutor(channel.channel.eventLoop)
         return try await channel.executeThenClose { inbound, outbound in
-            let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
-            let router = FrameRouter(daemonRequests: daemonRequestSink)
             return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     let failure: any Error
                     do {
+                        // The router took every frame as it arrived; the stream only ends, or fails.
                         for try await frame in inbound { router.route(frame) }
                         failure = PasteboardError.connectionLost("the daemon closed the connection")
                     } catch {
@@ -136,8 +153,9 @@ public final class PasteboardConnection: Sendable {
                         "pasteboardd speaks protocol version \(welcome.version), this client \(ProtocolVersion.current)"
                     ))
                 }
-                let connection = PasteboardConnection(outbound: outbound, router: router, welcome: welcome, declaredTypes: types)
-                group.addTask {
+                let connection = PasteboardConnection(
+                    outbound: outbound, router: router, welcome: welcome, declaredTypes: types, taskExecutor: executor)
+                group.addTask(executorPreference: executor) {
                     for await request in daemonRequests { connection.handle(request) }
                     connection.promises.cancelAll()
                     connection.promises.wakeAll()
@@ -198,12 +216,14 @@ public final class PasteboardConnection: Sendable {
         }
     }
 
-    private static func connect(_ socketPath: String) async throws -> NIOAsyncChannel<Frame, Frame> {
+    /// A framed channel to `socketPath` whose frames `router` routes as they are decoded, on the
+    /// channel's loop (its inbound stream then only ends, or fails with the connection).
+    private static func connect(_ socketPath: String, router: FrameRouter) async throws -> NIOAsyncChannel<Frame, Frame> {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.recvAllocator, value: FramedReading.allocator)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel.framed(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength)
+                    try NIOAsyncChannel.framed(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
                 }
             }
     }
@@ -233,6 +253,15 @@ public final class PasteboardConnection: Sendable {
     /// calling task is already cancelled.
     func cancelInBackground(_ id: UInt32) {
         Task { try? await self.send(.cancel, on: id) }
+    }
+
+    /// Sends `frames` in order with one flush: one system call where the socket takes them all.
+    func send(_ frames: [Frame]) async throws {
+        do {
+            try await outbound.write(contentsOf: frames)
+        } catch {
+            throw Self.sendFailure(error)
+        }
     }
 
     /// Sends a data frame on request `id`.
@@ -312,12 +341,26 @@ final class FrameRouter: Sendable {
             }
             return
         }
-        if frame.kind == .message, let window = route.window,
+        if frame.kind == .message, let window = route.window, Self.mayBeCredit(frame.payload),
            case .credit(let credit)? = try? frame.decodeMessage() {
             window.grant(credit.bytes)
             return
         }
         route.continuation.yield(frame)
+    }
+
+    /// False when `json` cannot be a `credit` message: it holds neither the word nor a backslash
+    /// (an escape could spell it). Spares decoding every answer twice, here and by its request.
+    private static func mayBeCredit(_ json: ByteBuffer) -> Bool {
+        let word: [UInt8] = Array("credit".utf8)
+        return json.withUnsafeReadableBytes { bytes in
+            if bytes.contains(UInt8(ascii: "\\")) { return true }
+            guard bytes.count >= word.count else { return false }
+            for start in 0...(bytes.count - word.count) where bytes[start] == word[0] {
+                if (1..<word.count).allSatisfy({ bytes[start + $0] == word[$0] }) { return true }
+            }
+            return false
+        }
     }
 
     private func startDaemonRequest(_ frame: Frame) {

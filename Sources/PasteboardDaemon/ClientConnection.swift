@@ -301,6 +301,7 @@ struct ClientConnection: Sendable {
                 reader: source,
                 release: { requests.remove(id) }
             )
+            if await transfer.answerAtOnce() { return }
             requests.attach(Task(executorPreference: executor) { await transfer.run() }, to: id)
         case .watch(let request):
             if let failure = PasteboardName.validationFailure(request.pasteboard) {
@@ -380,7 +381,8 @@ struct ClientConnection: Sendable {
             do {
                 let changeCount = try await store.replaceItems(
                     of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
-                logger.info("pasteboard written", metadata: [
+                // Debug: one line per copy, which a shell loop makes thousands of.
+                logger.debug("pasteboard written", metadata: [
                     "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
                     "sensitive": "\(items.contains(where: \.isSensitive))",
                 ])

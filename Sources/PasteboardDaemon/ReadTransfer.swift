@@ -34,24 +34,49 @@ struct ReadTransfer: Sendable {
         }
     }
 
-    private func transfer() async throws {
-        let registry = store.registry
+    /// Answers a read of a pasteboard's small representation held in memory, or the read's
+    /// error, at once; false when the read needs a task of its own (a file, a promise, more
+    /// bytes than a frame or the first credit, a drag session's items), which then starts over.
+    ///
+    /// Run in the connection's inbound loop, it spares the commonest read its task.
+    func answerAtOnce() async -> Bool {
+        guard request.session == nil else { return false }
+        do {
+            let accepted = try acceptedTypes()
+            let chosen = try negotiate(accepted, in: try await readableItems())
+            guard case .data(let chunks) = chosen.representation.content else { return false }
+            return try await sendWhole(chunks, of: chosen)
+        } catch let error as ProtocolError {
+            release()
+            try? await writer.send(.error(error), on: id)
+            return true
+        } catch {
+            release()
+            return true
+        }
+    }
+
+    /// The representation a read loads, and its header.
+    private struct Chosen {
+        var representation: StoredRepresentation
+        var header: (_ size: Int?, _ path: String?, _ handoff: Bool) -> Message
+    }
+
+    /// The types the read accepts, in its order.
+    private func acceptedTypes() throws(ProtocolError) -> [TypeIdentifier] {
         var accepted: [TypeIdentifier] = []
         for string in request.accept {
-            guard let type = registry.resolve(string) ?? TypeIdentifier.wellFormed(string) else {
+            guard let type = store.registry.resolve(string) ?? TypeIdentifier.wellFormed(string) else {
                 throw ProtocolError(.unknownType, "'\(string)' is not a type identifier or MIME type")
             }
             accepted.append(type)
         }
-        let source = try await readableItems()
-        if let session = request.session {
-            try await store.attachLoad(control, to: session)
-        }
-        defer {
-            if let session = request.session {
-                Task { [store, control] in await store.detachLoad(control, from: session) }
-            }
-        }
+        return accepted
+    }
+
+    /// Chooses the representation to send of the requested item.
+    private func negotiate(_ accepted: [TypeIdentifier], in source: ReadableItems) throws(ProtocolError) -> Chosen {
+        let registry = store.registry
         guard request.item >= 0, request.item < source.items.count else {
             throw ProtocolError(
                 .noSuchItem,
@@ -80,7 +105,8 @@ struct ReadTransfer: Sendable {
             )
         }
         let representation = item.representations[index]
-        func header(size: Int?, path: String? = nil, handoff: Bool = false) -> Message {
+        let request = request
+        return Chosen(representation: representation) { size, path, handoff in
             .representation(RepresentationHeader(
                 changeCount: pasteboard.changeCount, item: request.item, index: index,
                 type: representation.type.rawValue, size: size,
@@ -88,24 +114,46 @@ struct ReadTransfer: Sendable {
                 handoff: handoff ? true : nil
             ))
         }
+    }
+
+    /// Sends a representation that fits one frame and the credit with its header, final
+    /// progress and END in one write; false (nothing sent) when it does not.
+    private func sendWhole(_ chunks: [ByteBuffer], of chosen: Chosen) async throws -> Bool {
+        guard let size = chosen.representation.size, size <= chunkLimit, try window.take(size) else { return false }
+        // A frame each would cost the client a wake-up each.
+        try Task.checkCancellation()
+        var frames: [Frame] = [.message(chosen.header(size, nil, false), requestID: id)]
+        if size > 0 {
+            var bytes = chunks.count == 1 ? chunks[0] : ByteBuffer()
+            if chunks.count != 1 { for chunk in chunks { bytes.writeImmutableBuffer(chunk) } }
+            frames.append(.data(bytes, requestID: id))
+        }
+        frames.append(.message(.progress(ProgressThrottle(total: size).report(size)), requestID: id))
+        frames.append(.data(ByteBuffer(), requestID: id, end: true))
+        release()
+        try await writer.send(frames)
+        return true
+    }
+
+    private func transfer() async throws {
+        let accepted = try acceptedTypes()
+        let source = try await readableItems()
+        if let session = request.session {
+            try await store.attachLoad(control, to: session)
+        }
+        defer {
+            if let session = request.session {
+                Task { [store, control] in await store.detachLoad(control, from: session) }
+            }
+        }
+        let chosen = try negotiate(accepted, in: source)
+        let representation = chosen.representation
+        func header(size: Int?, path: String? = nil, handoff: Bool = false) -> Message {
+            chosen.header(size, path, handoff)
+        }
         switch representation.content {
         case .data(let chunks):
-            if let size = representation.size, size <= chunkLimit, try window.take(size) {
-                // Small and within credit: the header, the bytes, the final progress and END
-                // go out in one write, where a frame each would cost the client a wake-up each.
-                try Task.checkCancellation()
-                var frames: [Frame] = [.message(header(size: size), requestID: id)]
-                if size > 0 {
-                    var bytes = chunks.count == 1 ? chunks[0] : ByteBuffer()
-                    if chunks.count != 1 { for chunk in chunks { bytes.writeImmutableBuffer(chunk) } }
-                    frames.append(.data(bytes, requestID: id))
-                }
-                frames.append(.message(.progress(ProgressThrottle(total: size).report(size)), requestID: id))
-                frames.append(.data(ByteBuffer(), requestID: id, end: true))
-                release()
-                try await writer.send(frames)
-                return
-            }
+            if try await sendWhole(chunks, of: chosen) { return }
             try await writer.send(header(size: representation.size), on: id)
             var stream = OutgoingStream(transfer: self, total: representation.size)
             for chunk in chunks { try await stream.forward(chunk) }

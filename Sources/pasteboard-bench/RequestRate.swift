@@ -21,6 +21,7 @@ enum RequestRate {
                 group.addTask {
                     do {
                         try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: "bench-rate") { connection in
+                          try await withTaskExecutorPreference(connection.taskExecutor) {
                             let pasteboard = Pasteboard(name: "rate-\(client)", connection: connection)
                             var sequence = 0
                             while !stop.isSet {
@@ -31,6 +32,7 @@ enum RequestRate {
                                 requests.add(2)
                                 sequence += 1
                             }
+                          }
                         }
                     } catch {
                         failure.record("\(error)")

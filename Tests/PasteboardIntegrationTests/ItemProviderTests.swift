@@ -217,6 +217,35 @@ final class ItemProviderTests: IntegrationTestCase {
         // The file representation is read by the daemon: it outlives the source's connection.
         XCTAssertEqual(try pbOK("paste").stdoutText, "quarterly numbers")
     }
+
+    func testATaskOnTheConnectionsExecutorCopiesPastesAndLoadsItsOwnPromise() async throws {
+        // Small eager bytes go out with their request in one write; more than the first credit
+        // waits for the daemon's grants; a promise is served while the loading task holds the
+        // connection's thread. Each must still arrive whole.
+        let small = Array("0123456789abcdef".utf8)
+        let large = [UInt8]((0..<(ProtocolLimits.defaultWindow + (1 << 20))).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        let promised = [UInt8]((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 5) })
+        try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "tests", autoStart: false) { connection in
+            try await withTaskExecutorPreference(connection.taskExecutor) {
+                let pasteboard = Pasteboard(connection: connection)
+                for bytes in [small, large] {
+                    var item = ItemProvider()
+                    item.registerData(bytes, for: .data)
+                    try await pasteboard.setItems([item])
+                    let (_, pasted) = try await pasteboard.loadData(accepting: [.data])
+                    XCTAssertTrue(pasted == bytes, "\(bytes.count) bytes came back as \(pasted.count)")
+                }
+                var lazy = ItemProvider()
+                lazy.registerDataRepresentation(for: .data, size: promised.count) { writer in
+                    try await writer.write(contentsOf: promised)
+                }
+                try await pasteboard.setItems([lazy])
+                let (_, pasted) = try await pasteboard.loadData(accepting: [.data])
+                XCTAssertTrue(pasted == promised, "the promise came back as \(pasted.count) bytes")
+            }
+        }
+        XCTAssertEqual(try pbOK("paste").stdout.count, promised.count, "relinquished at the close")
+    }
 }
 
 /// An app type for the tests: exported as its own JSON type and as plain text (its title).

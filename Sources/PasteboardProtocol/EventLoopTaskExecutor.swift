@@ -10,15 +10,16 @@ import NIOCore
 /// jobs on the calling task's preferred executor too (SE-0417).
 ///
 /// Nothing may block in such a task for long, since the loop's other channels wait meanwhile.
-final class EventLoopTaskExecutor: TaskExecutor {
+public final class EventLoopTaskExecutor: TaskExecutor {
     /// The loop the jobs run on.
-    let eventLoop: any EventLoop
+    public let eventLoop: any EventLoop
 
-    init(_ eventLoop: any EventLoop) {
+    /// An executor for `eventLoop`'s thread.
+    public init(_ eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         eventLoop.execute {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
