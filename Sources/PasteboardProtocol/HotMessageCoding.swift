@@ -7,7 +7,8 @@ import PasteboardTypes
 /// in a process instantiates its metadata, which on a statically linked binary scans every
 /// protocol conformance record (callgrind: 2.8 million instructions for `pb paste`'s `hello`),
 /// and every later use still costs 20,000–40,000 instructions a message in the daemon. These
-/// paths write and read the fields directly.
+/// paths write and read the fields directly; `decode` reads them from the message's bytes
+/// (`ScannedJSONObject`), without first parsing them into a `JSONValue` tree.
 ///
 /// They are exact shortcuts, never a second definition: `encode` writes the bytes
 /// `JSONBytesEncoder` writes for the same message (members in declaration order, absent
@@ -122,11 +123,10 @@ enum HotMessageCoding {
 
     // MARK: Decoding
 
-    /// The message `members` (a parsed JSON object) describes, when it is a hot message and
-    /// every member is as the Codable path requires; nil otherwise.
-    static func decode(_ members: [String: JSONValue]) -> Message? {
-        let fields = Fields(members: members)
-        guard let op = fields.string("op") else { return nil }
+    /// The message the JSON `bytes` hold, when it is a hot message written simply (see
+    /// `ScannedJSONObject`) and every member is as the Codable path requires; nil otherwise.
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> Message? {
+        guard let fields = ScannedJSONObject(wholeDocument: bytes), let op = fields.string("op") else { return nil }
         switch op {
         case "hello":
             guard let version = fields.int("version"), let client = fields.string("client"),
@@ -138,13 +138,9 @@ enum HotMessageCoding {
                   let maxFrameLength = fields.int("maxFrameLength"), let window = fields.int("window")
             else { return nil }
             var handoff: HandoffOffer?
-            switch members["handoff"] {
-            case nil, .null?: break
-            case .object(let offer)?:
-                let offer = Fields(members: offer)
-                guard let path = offer.string("path"), let token = offer.string("token") else { return nil }
+            if !fields.isAbsentOrNull("handoff") {
+                guard let offer = fields.object("handoff"), let path = offer.string("path"), let token = offer.string("token") else { return nil }
                 handoff = HandoffOffer(path: path, token: token)
-            default: return nil
             }
             return .welcome(Welcome(version: version, daemon: daemon, pid: pid, maxFrameLength: maxFrameLength, window: window, handoff: handoff))
         case "ok":
@@ -178,88 +174,39 @@ enum HotMessageCoding {
             guard let code = fields.string("code"), let message = fields.optional("message", fields.string) else { return nil }
             return .error(ProtocolError(ErrorCode(rawValue: code) ?? .internal, message ?? code))
         case "write":
-            guard let pasteboard = fields.string("pasteboard"), case .array(let elements)? = members["items"],
-                  members["expire"] == nil || members["expire"] == .null,
+            guard let pasteboard = fields.string("pasteboard"), fields.isAbsentOrNull("expire"),
                   let ifChangeCount = fields.optional("ifChangeCount", fields.int)
             else { return nil }
             var items: [ItemInfo] = []
-            items.reserveCapacity(elements.count)
-            for element in elements {
-                guard case .object(let members) = element, let item = Self.item(Fields(members: members)) else { return nil }
+            let complete = fields.forEachObject(in: "items") { object in
+                guard let item = Self.item(object) else { return false }
                 items.append(item)
+                return true
             }
-            return .write(WriteRequest(pasteboard: pasteboard, items: items, ifChangeCount: ifChangeCount))
+            return complete ? .write(WriteRequest(pasteboard: pasteboard, items: items, ifChangeCount: ifChangeCount)) : nil
         default:
             return nil
         }
     }
 
-    private static func item(_ fields: Fields) -> ItemInfo? {
-        guard case .array(let elements)? = fields.members["representations"],
-              let suggestedName = fields.optional("suggestedName", fields.string),
+    private static func item(_ fields: ScannedJSONObject) -> ItemInfo? {
+        guard let suggestedName = fields.optional("suggestedName", fields.string),
               let visibility = fields.optional("visibility", { fields.string($0).flatMap(ItemVisibility.init(rawValue:)) }),
               let sensitive = fields.optional("sensitive", fields.bool)
         else { return nil }
         var representations: [RepresentationInfo] = []
-        representations.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .object(let members) = element else { return nil }
-            let fields = Fields(members: members)
+        let complete = fields.forEachObject(in: "representations") { fields in
             guard let type = fields.string("type"), let size = fields.optional("size", fields.int),
                   let mimeType = fields.optional("mimeType", fields.string), let promise = fields.optional("promise", fields.int),
                   let file = fields.optional("file", fields.string), let openInPlace = fields.optional("openInPlace", fields.bool),
                   let lazy = fields.optional("lazy", fields.bool), let unavailable = fields.optional("unavailable", fields.bool)
-            else { return nil }
+            else { return false }
             representations.append(RepresentationInfo(type: type, size: size, mimeType: mimeType, promise: promise, file: file,
                                                       openInPlace: openInPlace, lazy: lazy, unavailable: unavailable))
+            return true
         }
+        guard complete else { return nil }
         return ItemInfo(representations: representations, suggestedName: suggestedName, visibility: visibility, sensitive: sensitive)
-    }
-
-    /// Reads an object's members as the Codable path would accept them; nil for anything else.
-    private struct Fields {
-        let members: [String: JSONValue]
-
-        func string(_ key: String) -> String? {
-            if case .string(let text)? = members[key] { return text }
-            return nil
-        }
-
-        func bool(_ key: String) -> Bool? {
-            if case .bool(let flag)? = members[key] { return flag }
-            return nil
-        }
-
-        /// An integer written as plain digits; other spellings (`1e3`) are left to Codable.
-        func int(_ key: String) -> Int? {
-            if case .number(let literal)? = members[key] { return Int(literal) }
-            return nil
-        }
-
-        func int32(_ key: String) -> Int32? {
-            if case .number(let literal)? = members[key] { return Int32(literal) }
-            return nil
-        }
-
-        func strings(_ key: String) -> [String]? {
-            guard case .array(let elements)? = members[key] else { return nil }
-            var result: [String] = []
-            result.reserveCapacity(elements.count)
-            for element in elements {
-                guard case .string(let text) = element else { return nil }
-                result.append(text)
-            }
-            return result
-        }
-
-        /// An optional member: `.some(nil)` when absent or null, `.some(value)` when `read`
-        /// accepts it, nil (not decodable here) otherwise.
-        func optional<T>(_ key: String, _ read: (String) -> T?) -> T?? {
-            switch members[key] {
-            case nil, .null?: return .some(nil)
-            default: return read(key).map { .some($0) }
-            }
-        }
     }
 }
 

@@ -13,6 +13,7 @@ public enum MessageCodec {
 
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
+        if let message = payload.withUnsafeReadableBytes({ HotMessageCoding.decode($0) }) { return message }
         do {
             let value: JSONValue
             do {
@@ -20,7 +21,6 @@ public enum MessageCodec {
             } catch {
                 throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON: \(error)"))
             }
-            if case .object(let members) = value, let message = HotMessageCoding.decode(members) { return message }
             return try JSONTreeDecoder.decode(Message.self, from: value)
         } catch let error as ProtocolError {
             throw error

@@ -1,5 +1,5 @@
 import NIOCore
-import PasteboardProtocol
+@testable import PasteboardProtocol
 import PasteboardTypes
 import Foundation
 import XCTest
@@ -211,6 +211,61 @@ final class MessageCodecTests: XCTestCase {
                 XCTAssertTrue(error.message.hasPrefix("field ") || error.message.hasPrefix("missing field "), "\(json): \(error.message)")
             default:
                 XCTFail("\(json): Codable gave \(viaCodable), the codec \(viaCodec)")
+            }
+        }
+    }
+
+    /// The hot messages are read straight from their bytes, without a parsed tree, whenever
+    /// they are written simply; and whatever the bytes, the codec's answer is the Codable path's.
+    func testHotMessagesAreReadFromTheirBytesAndAnyMutationDecodesAsCodableDoes() throws {
+        let hot: [Message] = [
+            .hello(Hello(client: "pb", pid: 123, app: "café")),
+            .welcome(Welcome(daemon: "pasteboardd", pid: 9, maxFrameLength: 1 << 20, window: 4 << 20,
+                             handoff: HandoffOffer(path: "/run/p.handoff", token: "ab12"))),
+            .ok(OK(changeCount: 3)),
+            .read(ReadRequest(pasteboard: "general", item: 1, accept: ["text/html", "public.png"], openInPlace: false, handoff: true)),
+            .representation(RepresentationHeader(changeCount: 4, item: 0, index: 1, type: "public.html", size: 12, mimeType: "text/html")),
+            .credit(Credit(bytes: 65536)),
+            .progress(ProgressReport(completed: -5, total: Int.max)),
+            .size(SizeDeclaration(bytes: 0)),
+            .cancel,
+            .error(ProtocolError(.noSuchItem, "pasteboard 'general' is empty")),
+            .write(WriteRequest(pasteboard: "p", items: [
+                ItemInfo(representations: [RepresentationInfo(type: "public.png", size: 9, promise: 3, lazy: true)],
+                         suggestedName: "ünï.png", visibility: .ownProcess, sensitive: true),
+                ItemInfo(representations: []),
+            ], ifChangeCount: 2)),
+        ]
+        for message in hot {
+            let bytes = Array(MessageCodec.encode(message).readableBytesView)
+            XCTAssertEqual(bytes.withUnsafeBytes { HotMessageCoding.decode($0) }, message, "not read from its bytes: \(message)")
+
+            var mutations: [[UInt8]] = []
+            for cut in 0..<bytes.count { mutations.append(Array(bytes[..<cut])) }
+            for index in bytes.indices {
+                for replacement in Array(#" 0.e-"\{[n,"#.utf8) + [0x01, 0xC3, 0xFF] {
+                    var mutated = bytes
+                    mutated[index] = replacement
+                    mutations.append(mutated)
+                }
+                mutations.append(Array(bytes[..<index]) + Array(" \n".utf8) + Array(bytes[index...]))
+            }
+            // Every member written twice, the second time with other numbers: the full parser's last one wins.
+            let inner = bytes.dropFirst().dropLast()
+            let renumbered = inner.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") ? UInt8(ascii: "7") : $0 }
+            mutations.append([UInt8(ascii: "{")] + inner + [UInt8(ascii: ",")] + renumbered + [UInt8(ascii: "}")])
+
+            for mutated in mutations {
+                let viaCodable = Result { try JSONTreeDecoder.decode(Message.self, from: mutated) }
+                let viaCodec = Result { try MessageCodec.decode(ByteBuffer(bytes: mutated)) }
+                switch (viaCodable, viaCodec) {
+                case (.success(let expected), .success(let actual)):
+                    XCTAssertEqual(actual, expected, String(decoding: mutated, as: UTF8.self))
+                case (.failure, .failure):
+                    break
+                default:
+                    XCTFail("\(String(decoding: mutated, as: UTF8.self)): Codable gave \(viaCodable), the codec \(viaCodec)")
+                }
             }
         }
     }
