@@ -16,7 +16,7 @@ public final class PasteboardConnection: Sendable {
     /// What the daemon said in its `welcome`.
     public let welcome: Welcome
 
-    private let outbound: NIOAsyncChannelOutboundWriter<Frame>
+    private let outbox: FrameOutbox
     private let router: FrameRouter
     private let nextRequestID = Atomic<UInt32>(1)
     /// The promised representations this connection serves.
@@ -36,11 +36,11 @@ public final class PasteboardConnection: Sendable {
     public let taskExecutor: any TaskExecutor
 
     private init(
-        outbound: NIOAsyncChannelOutboundWriter<Frame>, router: FrameRouter, welcome: Welcome, declaredTypes: [TypeDeclaration],
+        outbox: FrameOutbox, router: FrameRouter, welcome: Welcome, declaredTypes: [TypeDeclaration],
         taskExecutor: any TaskExecutor
     ) {
         self.taskExecutor = taskExecutor
-        self.outbound = outbound
+        self.outbox = outbox
         self.router = router
         self.welcome = welcome
         self.declaredTypes = declaredTypes
@@ -94,20 +94,21 @@ public final class PasteboardConnection: Sendable {
     ) async throws -> Result {
         let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
         let router = FrameRouter(daemonRequests: daemonRequestSink)
-        let channel: NIOAsyncChannel<Frame, Frame>
+        let connected: FramedChannel
         do {
-            channel = try await connect(socketPath, router: router)
+            connected = try await connect(socketPath, router: router)
         } catch let first {
             guard autoStart, !DaemonLauncher.autoStartDisabled, DaemonLauncher.isNobodyListening(first) else {
                 throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: DaemonLauncher.describe(first))
             }
             try await DaemonLauncher.start(socketPath: socketPath)
-            channel = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
+            connected = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
         }
         // The connection's own tasks run on the channel's loop: each frame reaches its request
         // without waking another thread. `body` runs where the caller's task runs (see `taskExecutor`).
-        let executor = EventLoopTaskExecutor(channel.channel.eventLoop)
-        return try await channel.executeThenClose { inbound, outbound in
+        let executor = EventLoopTaskExecutor(connected.channel.channel.eventLoop)
+        let outbox = connected.outbox
+        return try await connected.channel.executeThenClose { inbound, outbound in
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask(executorPreference: executor) {
                     let failure: any Error
@@ -128,7 +129,7 @@ public final class PasteboardConnection: Sendable {
                 // written: its error frame, if it arrived, says more than the failed write.
                 var helloFailure: (any Error)?
                 do {
-                    try await outbound.write(.message(.hello(Hello(client: clientName, pid: getpid(), app: app)), requestID: 0))
+                    try await outbox.send(.message(.hello(Hello(client: clientName, pid: getpid(), app: app)), requestID: 0))
                 } catch {
                     helloFailure = error
                 }
@@ -154,7 +155,7 @@ public final class PasteboardConnection: Sendable {
                     ))
                 }
                 let connection = PasteboardConnection(
-                    outbound: outbound, router: router, welcome: welcome, declaredTypes: types, taskExecutor: executor)
+                    outbox: outbox, router: router, welcome: welcome, declaredTypes: types, taskExecutor: executor)
                 group.addTask(executorPreference: executor) {
                     for await request in daemonRequests { connection.handle(request) }
                     connection.promises.cancelAll()
@@ -218,12 +219,12 @@ public final class PasteboardConnection: Sendable {
 
     /// A framed channel to `socketPath` whose frames `router` routes as they are decoded, on the
     /// channel's loop (its inbound stream then only ends, or fails with the connection).
-    private static func connect(_ socketPath: String, router: FrameRouter) async throws -> NIOAsyncChannel<Frame, Frame> {
+    private static func connect(_ socketPath: String, router: FrameRouter) async throws -> FramedChannel {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.recvAllocator, value: FramedReading.allocator)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel.framed(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
+                    try FramedChannel(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
                 }
             }
     }
@@ -243,7 +244,7 @@ public final class PasteboardConnection: Sendable {
     /// Sends a control message on request `id`.
     func send(_ message: Message, on id: UInt32) async throws {
         do {
-            try await outbound.write(.message(message, requestID: id))
+            try await outbox.send(.message(message, requestID: id))
         } catch {
             throw Self.sendFailure(error)
         }
@@ -258,7 +259,7 @@ public final class PasteboardConnection: Sendable {
     /// Sends `frames` in order with one flush: one system call where the socket takes them all.
     func send(_ frames: [Frame]) async throws {
         do {
-            try await outbound.write(contentsOf: frames)
+            try await outbox.send(frames)
         } catch {
             throw Self.sendFailure(error)
         }
@@ -267,7 +268,7 @@ public final class PasteboardConnection: Sendable {
     /// Sends a data frame on request `id`.
     func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) async throws {
         do {
-            try await outbound.write(.data(bytes, requestID: id, end: end))
+            try await outbox.send(.data(bytes, requestID: id, end: end))
         } catch {
             throw Self.sendFailure(error)
         }

@@ -8,7 +8,7 @@ import PasteboardTypes
 /// Writes are assembled in the inbound loop (their bytes are consumed as they arrive);
 /// reads and watches run as tasks, so one connection carries any number of them at once.
 struct ClientConnection: Sendable {
-    let channel: NIOAsyncChannel<Frame, Frame>
+    let connection: FramedChannel
     let store: PasteboardStore
     /// The daemon's configuration: the connection takes its timeouts when it starts, each
     /// request its limits when it starts, so a reload applies to what starts after it.
@@ -27,12 +27,12 @@ struct ClientConnection: Sendable {
     func run() async {
         let configuration = liveConfiguration.current
         do {
-            try await channel.executeThenClose { inbound, outbound in
-                let writer = FrameWriter(outbound: outbound)
+            try await connection.channel.executeThenClose { inbound, _ in
+                let writer = FrameWriter(outbox: connection.outbox)
                 let requests = RequestTable()
                 let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout)
-                let watching = Task(executorPreference: executor) { [store, logger, channel] in
-                    await watchdog.closeOnExpiry(channel.channel, writer: writer, logger: logger) { source in
+                let watching = Task(executorPreference: executor) { [store, logger, connection] in
+                    await watchdog.closeOnExpiry(connection.channel.channel, writer: writer, logger: logger) { source in
                         guard requests.isEmpty else { return true }
                         return await !store.promises(ownedBy: source).isEmpty
                     }

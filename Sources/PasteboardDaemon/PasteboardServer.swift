@@ -108,11 +108,11 @@ public final class PasteboardServer: Service, Sendable {
                     for try await connection in connections {
                         nextID += 1
                         let id = nextID
-                        let channel = connection.take()
+                        let framed = connection.take()
                         let peer = connection.peer
-                        let executor = EventLoopTaskExecutor(channel.channel.eventLoop)
+                        let executor = EventLoopTaskExecutor(framed.channel.channel.eventLoop)
                         group.addTask(executorPreference: executor) {
-                            await self.serve(channel, peer: peer, id: id, handoff: handoff, executor: executor)
+                            await self.serve(framed, peer: peer, id: id, handoff: handoff, executor: executor)
                         }
                     }
                 }
@@ -135,7 +135,7 @@ public final class PasteboardServer: Service, Sendable {
                 .map { Result<PeerCredentials, any Error>.success($0) }
                 .recover { .failure($0) }
                 .flatMapThrowing { peer in
-                    AcceptedConnection(try NIOAsyncChannel.framed(channel, maxFrameLength: maxFrameLength), peer: peer)
+                    AcceptedConnection(try FramedChannel(channel, maxFrameLength: maxFrameLength), peer: peer)
                 }
         }
         if let activated {
@@ -165,7 +165,7 @@ public final class PasteboardServer: Service, Sendable {
     }
 
     private func serve(
-        _ connection: NIOAsyncChannel<Frame, Frame>, peer: Result<PeerCredentials, any Error>, id: Int, handoff: HandoffListener?,
+        _ connection: FramedChannel, peer: Result<PeerCredentials, any Error>, id: Int, handoff: HandoffListener?,
         executor: EventLoopTaskExecutor
     ) async {
         var logger = logger
@@ -191,19 +191,19 @@ public final class PasteboardServer: Service, Sendable {
             }
         } catch {
             logger.warning("cannot read peer credentials; closing", metadata: ["error": "\(error)"])
-            try? await connection.executeThenClose { _, _ in }
+            try? await connection.channel.executeThenClose { _, _ in }
             return
         }
         await ClientConnection(
-            channel: connection, store: store, liveConfiguration: live, logger: logger,
+            connection: connection, store: store, liveConfiguration: live, logger: logger,
             daemonName: Self.daemonName, daemonPID: getpid(), peerPID: peerPID, handoff: handoff, executor: executor
         ).run()
     }
 
     /// Tells the peer why on request id 0, then closes its connection.
-    private func refuse(_ connection: NIOAsyncChannel<Frame, Frame>, _ error: ProtocolError) async {
-        try? await connection.executeThenClose { _, outbound in
-            try await outbound.write(.message(.error(error), requestID: 0))
+    private func refuse(_ connection: FramedChannel, _ error: ProtocolError) async {
+        try? await connection.channel.executeThenClose { _, _ in
+            try await connection.outbox.send(.message(.error(error), requestID: 0))
         }
     }
 

@@ -1,19 +1,29 @@
 import NIOCore
 
-extension NIOAsyncChannel where Inbound == Frame, Outbound == Frame {
-    /// Installs the frame decoder (enforcing `maxFrameLength`) and encoder on a freshly
+/// A connection's channel with frames as its unit: the async channel whose inbound stream
+/// carries them in, and the outbox that sends them.
+public struct FramedChannel: Sendable {
+    /// The channel; its inbound stream carries the frames in (when they are not routed).
+    public let channel: NIOAsyncChannel<Frame, Frame>
+    /// Where frames go out: use it for every frame, never the async channel's own writer, so
+    /// they stay in order.
+    public let outbox: FrameOutbox
+
+    /// Installs the frame decoder (enforcing `maxFrameLength`), encoder and outbox on a freshly
     /// connected or accepted channel and wraps it for async use. Call on the channel's event loop.
     ///
     /// With `route`, each frame goes to it as soon as it is decoded, on the channel's loop, and
     /// the inbound stream carries none: it only ends with the connection, or fails with its
     /// error. A frame then reaches whoever waits for it without a task in between.
-    public static func framed(
-        _ channel: any Channel, maxFrameLength: Int, routingTo route: (@Sendable (Frame) -> Void)? = nil
-    ) throws -> NIOAsyncChannel<Frame, Frame> {
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: maxFrameLength)))
-        try channel.pipeline.syncOperations.addHandler(FrameEncoder())
-        if let route { try channel.pipeline.syncOperations.addHandler(FrameRoutingHandler(route: route)) }
-        return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+    public init(_ channel: any Channel, maxFrameLength: Int, routingTo route: (@Sendable (Frame) -> Void)? = nil) throws {
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: maxFrameLength)))
+        try pipeline.addHandler(FrameEncoder())
+        if let route { try pipeline.addHandler(FrameRoutingHandler(route: route)) }
+        let outbox = FrameOutbox(eventLoop: channel.eventLoop)
+        try pipeline.addHandler(outbox)
+        self.outbox = outbox
+        self.channel = try NIOAsyncChannel(wrappingChannelSynchronously: channel)
     }
 }
 

@@ -1,0 +1,109 @@
+import NIOCore
+
+/// Sends frames on a framed channel, in order, from any task.
+///
+/// A sender already on the channel's event loop (a task preferring `EventLoopTaskExecutor`)
+/// hands a writable channel its frames at once and flushes, without suspending: no task switch,
+/// no lock. Otherwise (another thread, or a channel above its high-water mark) the frames queue
+/// in order and the sender waits until the channel takes them, which is the back-pressure
+/// `NIOAsyncChannelOutboundWriter` gives, without its generic state machine on every frame.
+///
+/// The outbox is the channel handler that learns of writability and of the channel closing;
+/// `NIOAsyncChannel.framed` installs it. Its state is touched on the event loop only.
+public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
+    public typealias InboundIn = Frame
+    public typealias InboundOut = Frame
+    public typealias OutboundOut = Frame
+
+    private let eventLoop: any EventLoop
+    /// Set while the handler is in an active channel's pipeline; nil once it closed.
+    private var context: ChannelHandlerContext?
+    /// Sends waiting for the channel to become writable, oldest first.
+    private var waiting = CircularBuffer<(frames: [Frame], promise: EventLoopPromise<Void>)>()
+
+    init(eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    /// Sends `frame`; returns once the channel has taken it.
+    public func send(_ frame: Frame) async throws {
+        if eventLoop.inEventLoop, waiting.isEmpty, let context, context.channel.isWritable {
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            return
+        }
+        try await queue([frame])
+    }
+
+    /// Sends `frames` in order with one flush: one system call where the socket takes them all.
+    public func send(_ frames: [Frame]) async throws {
+        if eventLoop.inEventLoop, waiting.isEmpty, let context, context.channel.isWritable {
+            write(frames, on: context)
+            return
+        }
+        try await queue(frames)
+    }
+
+    private func write(_ frames: [Frame], on context: ChannelHandlerContext) {
+        for frame in frames { context.write(wrapOutboundOut(frame), promise: nil) }
+        context.flush()
+    }
+
+    /// Queues `frames` behind the sends already waiting, from any thread; waits until written.
+    private func queue(_ frames: [Frame]) async throws {
+        let promise = eventLoop.makePromise(of: Void.self)
+        if eventLoop.inEventLoop {
+            enqueue(frames, promise)
+        } else {
+            eventLoop.execute { self.enqueue(frames, promise) }
+        }
+        try await promise.futureResult.get()
+    }
+
+    private func enqueue(_ frames: [Frame], _ promise: EventLoopPromise<Void>) {
+        guard context != nil else {
+            promise.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        waiting.append((frames, promise))
+        drain()
+    }
+
+    /// Writes waiting sends while the channel takes them.
+    private func drain() {
+        while let context, context.channel.isWritable, let next = waiting.popFirst() {
+            write(next.frames, on: context)
+            next.promise.succeed()
+        }
+    }
+
+    /// Fails every waiting send: the channel closed.
+    private func close() {
+        context = nil
+        while let next = waiting.popFirst() { next.promise.fail(ChannelError.ioOnClosedChannel) }
+    }
+
+    // MARK: Channel events
+
+    public func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { self.context = context }
+    }
+
+    public func channelActive(context: ChannelHandlerContext) {
+        self.context = context
+        context.fireChannelActive()
+    }
+
+    public func handlerRemoved(context: ChannelHandlerContext) {
+        close()
+    }
+
+    public func channelInactive(context: ChannelHandlerContext) {
+        close()
+        context.fireChannelInactive()
+    }
+
+    public func channelWritabilityChanged(context: ChannelHandlerContext) {
+        drain()
+        context.fireChannelWritabilityChanged()
+    }
+}
