@@ -27,7 +27,9 @@ struct ClientConnection: Sendable {
     func run() async {
         let configuration = liveConfiguration.current
         do {
-            try await connection.channel.executeThenClose { inbound, _ in
+            try await connection.channel.executeThenClose { _, _ in
+                // Frames arrive in the inbox (the async channel's stream carries none).
+                guard let frames = connection.inbox else { return }
                 let writer = FrameWriter(outbox: connection.outbox)
                 let requests = RequestTable()
                 let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout)
@@ -38,7 +40,6 @@ struct ClientConnection: Sendable {
                     }
                 }
                 defer { watching.cancel() }
-                var frames = inbound.makeAsyncIterator()
                 do {
                     guard let first = try await frames.next() else { return }
                     let hello = try Self.hello(in: first)
@@ -60,7 +61,7 @@ struct ClientConnection: Sendable {
                     watchdog.noteHandshake(source: source)
                     defer { source.disconnect() }
                     do {
-                        try await serve(frames: &frames, requests: requests, watchdog: watchdog, writer: writer, source: source, logger: logger)
+                        try await serve(frames: frames, requests: requests, watchdog: watchdog, writer: writer, source: source, logger: logger)
                     } catch {
                         await sourceLeft(source)
                         throw error
@@ -114,7 +115,7 @@ struct ClientConnection: Sendable {
     }
 
     private func serve(
-        frames: inout NIOAsyncChannelInboundStream<Frame>.AsyncIterator,
+        frames: FrameInbox,
         requests: RequestTable, watchdog: ConnectionWatchdog,
         writer: FrameWriter,
         source: SourceConnection,

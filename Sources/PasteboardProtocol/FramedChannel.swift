@@ -1,25 +1,35 @@
 import NIOCore
 
-/// A connection's channel with frames as its unit: the async channel whose inbound stream
-/// carries them in, and the outbox that sends them.
+/// A connection's channel with frames as its unit: the inbox its frames arrive in (or the
+/// function they are routed to), the outbox that sends them, and the async channel that
+/// closes it all when the connection is done.
 public struct FramedChannel: Sendable {
-    /// The channel; its inbound stream carries the frames in (when they are not routed).
+    /// The channel, for `executeThenClose`. Its inbound stream carries no frames (they go to
+    /// the inbox or the route): it ends with the connection, or fails with its error.
     public let channel: NIOAsyncChannel<Frame, Frame>
+    /// Where the frames arrive, in order; nil when they are routed.
+    public let inbox: FrameInbox?
     /// Where frames go out: use it for every frame, never the async channel's own writer, so
     /// they stay in order.
     public let outbox: FrameOutbox
 
-    /// Installs the frame decoder (enforcing `maxFrameLength`), encoder and outbox on a freshly
+    /// Installs the frame decoder (enforcing `maxFrameLength`), encoder, inbox and outbox on a freshly
     /// connected or accepted channel and wraps it for async use. Call on the channel's event loop.
     ///
-    /// With `route`, each frame goes to it as soon as it is decoded, on the channel's loop, and
-    /// the inbound stream carries none: it only ends with the connection, or fails with its
-    /// error. A frame then reaches whoever waits for it without a task in between.
+    /// Frames arrive in the inbox; with `route`, each goes to it instead, as soon as it is
+    /// decoded, on the channel's loop, and reaches whoever waits for it without a task in between.
     public init(_ channel: any Channel, maxFrameLength: Int, routingTo route: (@Sendable (Frame) -> Void)? = nil) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: maxFrameLength)))
         try pipeline.addHandler(FrameEncoder())
-        if let route { try pipeline.addHandler(FrameRoutingHandler(route: route)) }
+        if let route {
+            try pipeline.addHandler(FrameRoutingHandler(route: route))
+            inbox = nil
+        } else {
+            let inbox = FrameInbox(eventLoop: channel.eventLoop)
+            try pipeline.addHandler(inbox)
+            self.inbox = inbox
+        }
         let outbox = FrameOutbox(eventLoop: channel.eventLoop)
         try pipeline.addHandler(outbox)
         self.outbox = outbox
