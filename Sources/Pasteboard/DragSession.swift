@@ -49,7 +49,7 @@ public struct DragSession: Sendable {
         return try await DragSession(upload.send(.add(AddItemsRequest(session: id, items: upload.infos))), connection: connection)
     }
 
-    private init(_ sent: (reply: Message, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>), connection: PasteboardConnection) throws {
+    private init(_ sent: (reply: Message, id: UInt32, frames: RequestFrames), connection: PasteboardConnection) throws {
         guard case .session(let info) = sent.reply else {
             connection.closeRequest(sent.id)
             throw PasteboardError.connectionLost("the daemon answered '\(sent.reply.op)' instead of 'session'")

@@ -57,7 +57,7 @@ struct ItemUpload: Sendable {
     /// Opens a request, sends `message` (which carries `infos`), uploads the eager bytes, and
     /// returns the daemon's first answer with the request, which stays open for what follows.
     /// An `error` answer is thrown; on any failure the promises are released and the request closed.
-    func send(_ message: Message) async throws -> (reply: Message, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>) {
+    func send(_ message: Message) async throws -> (reply: Message, id: UInt32, frames: RequestFrames) {
         let window = SendWindow(initialCredit: connection.welcome.window)
         let (id, frames) = connection.openRequest(window: window)
         do {

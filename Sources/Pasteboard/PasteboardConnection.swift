@@ -231,7 +231,7 @@ public final class PasteboardConnection: Sendable {
 
     /// Starts a request: allocates its id and the stream of frames the daemon sends for it.
     /// `window` receives the daemon's credit when the request uploads data.
-    func openRequest(window: SendWindow? = nil) -> (id: UInt32, frames: AsyncThrowingStream<Frame, any Error>) {
+    func openRequest(window: SendWindow? = nil) -> (id: UInt32, frames: RequestFrames) {
         let id = nextRequestID.add(1, ordering: .relaxed).oldValue
         return (id, router.open(id, window: window))
     }
@@ -292,12 +292,12 @@ public final class PasteboardConnection: Sendable {
 final class FrameRouter: Sendable {
     /// A request the daemon started.
     enum DaemonRequest: Sendable {
-        case produce(ProduceRequest, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>, window: SendWindow)
+        case produce(ProduceRequest, id: UInt32, frames: RequestFrames, window: SendWindow)
         case released([Int])
     }
 
     private struct Route {
-        var continuation: AsyncThrowingStream<Frame, any Error>.Continuation
+        var frames: RequestFrames
         var window: SendWindow?
     }
 
@@ -315,23 +315,23 @@ final class FrameRouter: Sendable {
         window.store(bytes, ordering: .relaxed)
     }
 
-    func open(_ id: UInt32, window: SendWindow?) -> AsyncThrowingStream<Frame, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Frame.self)
+    func open(_ id: UInt32, window: SendWindow?) -> RequestFrames {
+        let frames = RequestFrames()
         let failure = routes.withLock { routes -> (any Error)? in
             if let error = closedError.withLock({ $0 }) { return error }
-            routes[id] = Route(continuation: continuation, window: window)
+            routes[id] = Route(frames: frames, window: window)
             return nil
         }
         if let failure {
-            continuation.finish(throwing: failure)
+            frames.finish(throwing: failure)
             window?.fail(failure)
         }
-        return stream
+        return frames
     }
 
     func close(_ id: UInt32) {
         let route = routes.withLock { $0.removeValue(forKey: id) }
-        route?.continuation.finish()
+        route?.frames.finish()
         route?.window?.fail(CancellationError())
     }
 
@@ -347,7 +347,7 @@ final class FrameRouter: Sendable {
             window.grant(credit.bytes)
             return
         }
-        route.continuation.yield(frame)
+        route.frames.yield(frame)
     }
 
     /// False when `json` cannot be a `credit` message: it holds neither the word nor a backslash
@@ -391,7 +391,7 @@ final class FrameRouter: Sendable {
             return Array(routes.values)
         }
         for route in all {
-            route.continuation.finish(throwing: error)
+            route.frames.finish(throwing: error)
             route.window?.fail(error)
         }
     }

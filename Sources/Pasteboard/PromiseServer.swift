@@ -65,7 +65,7 @@ final class PromiseServer: Sendable {
 
     /// Serves one `produce` on daemon request `id`; `frames` carries the daemon's later frames
     /// on that id (credit is already routed to `window`).
-    func serve(_ request: ProduceRequest, id: UInt32, frames: AsyncThrowingStream<Frame, any Error>,
+    func serve(_ request: ProduceRequest, id: UInt32, frames: RequestFrames,
                window: SendWindow, connection: PasteboardConnection) {
         let promise = state.withLock { $0.promises[request.promise] }
         let task = Task {
@@ -113,7 +113,7 @@ final class PromiseServer: Sendable {
     }
 
     private static func run(
-        _ promise: Promise, writer: RepresentationWriter, frames: AsyncThrowingStream<Frame, any Error>,
+        _ promise: Promise, writer: RepresentationWriter, frames: RequestFrames,
         window: SendWindow, connection: PasteboardConnection, id: UInt32
     ) async -> SourceEvent {
         await withTaskGroup(of: Step.self) { group in

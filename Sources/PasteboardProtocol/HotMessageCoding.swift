@@ -215,39 +215,62 @@ struct JSONObjectWriter {
     var output: [UInt8] = []
 
     /// Starts the object with its `op` member.
-    init(op: String) {
+    init(op: StaticString) {
         output.reserveCapacity(128)
-        output.append(contentsOf: #"{"op":"#.utf8)
-        Self.appendString(op, to: &output)
+        output.append(contentsOf: #"{"op":""#.utf8)
+        Self.appendRaw(op, to: &output)
+        output.append(UInt8(ascii: "\""))
     }
 
-    /// Writes `,"name":`.
-    mutating func key(_ name: String) {
+    /// Writes `,"name":`. Member names are the protocol's own, plain ASCII: written as they are.
+    mutating func key(_ name: StaticString) {
         output.append(UInt8(ascii: ","))
-        Self.appendString(name, to: &output)
+        output.append(UInt8(ascii: "\""))
+        Self.appendRaw(name, to: &output)
+        output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ":"))
     }
 
-    mutating func member(_ name: String, _ value: String?) {
+    mutating func member(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
         Self.appendString(value, to: &output)
     }
 
-    mutating func member(_ name: String, _ value: Int?) {
+    mutating func member(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         key(name)
-        output.append(contentsOf: String(value).utf8)
+        Self.appendDecimal(value, to: &output)
     }
 
-    mutating func member(_ name: String, _ value: Int32?) {
+    mutating func member(_ name: StaticString, _ value: Int32?) {
         member(name, value.map(Int.init))
     }
 
-    mutating func member(_ name: String, _ value: Bool?) {
+    mutating func member(_ name: StaticString, _ value: Bool?) {
         guard let value else { return }
         key(name)
         output.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    private static func appendRaw(_ text: StaticString, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `value` in decimal, as `String(value)` spells it.
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for Int.min's 19 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: buffer[index...])
+        }
     }
 
     /// Writes an array of strings.
