@@ -65,8 +65,10 @@ struct ReadTransfer: Sendable {
     /// The types the read accepts, in its order.
     private func acceptedTypes() throws(ProtocolError) -> [TypeIdentifier] {
         var accepted: [TypeIdentifier] = []
+        accepted.reserveCapacity(request.accept.count)
+        let registry = store.registry
         for string in request.accept {
-            guard let type = store.registry.resolve(string) ?? TypeIdentifier.wellFormed(string) else {
+            guard let type = registry.resolve(string) ?? TypeIdentifier.wellFormed(string) else {
                 throw ProtocolError(.unknownType, "'\(string)' is not a type identifier or MIME type")
             }
             accepted.append(type)

@@ -17,6 +17,15 @@ struct JSONTape {
         var kind: Kind
         var start: Int
         var end: Int
+        /// A string's first eight bytes (zero-padded), so member names compare in a register.
+        var prefix: UInt64 = 0
+    }
+
+    /// The first eight bytes of `count` at `start` (zero-padded), as `Entry.prefix` holds them.
+    static func prefix(_ start: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        var prefix: UInt64 = 0
+        withUnsafeMutableBytes(of: &prefix) { $0.copyMemory(from: UnsafeRawBufferPointer(start: start, count: min(count, 8))) }
+        return prefix
     }
 
     let bytes: UnsafeRawBufferPointer
@@ -92,7 +101,7 @@ struct JSONTape {
         case UInt8(ascii: "["): return container(base, count, offset, depth: depth, kind: .array, close: UInt8(ascii: "]"))
         case UInt8(ascii: "\""):
             guard let end = Self.stringEnd(base, count, offset + 1) else { return nil }
-            entries.append(Entry(kind: .string, start: offset + 1, end: end))
+            entries.append(Entry(kind: .string, start: offset + 1, end: end, prefix: Self.prefix(base + offset + 1, count: end - offset - 1)))
             return end + 1
         case UInt8(ascii: "t"): return literal(base, count, offset, "true", .true)
         case UInt8(ascii: "f"): return literal(base, count, offset, "false", .false)
@@ -118,7 +127,7 @@ struct JSONTape {
         while true {
             if kind == .object {
                 guard offset < count, base[offset] == UInt8(ascii: "\""), let end = Self.stringEnd(base, count, offset + 1) else { return nil }
-                entries.append(Entry(kind: .string, start: offset + 1, end: end))
+                entries.append(Entry(kind: .string, start: offset + 1, end: end, prefix: Self.prefix(base + offset + 1, count: end - offset - 1)))
                 offset = Self.skipWhitespace(base, count, end + 1)
                 guard offset < count, base[offset] == UInt8(ascii: ":") else { return nil }
                 offset = Self.skipWhitespace(base, count, offset + 1)

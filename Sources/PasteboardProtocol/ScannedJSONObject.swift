@@ -40,12 +40,14 @@ struct ScannedJSONObject {
 
     private func lookup(_ name: StaticString) -> Lookup {
         let count = name.utf8CodeUnitCount
+        let prefix = JSONTape.prefix(name.utf8Start, count: count)
         var found = Lookup.absent
         var index = entry + 1
         let end = tape.entries[entry].end
         while index < end {
             let key = tape.entries[index]
-            if key.end - key.start == count, memcmp(tape.bytes.baseAddress! + key.start, name.utf8Start, count) == 0 {
+            if key.prefix == prefix, key.end - key.start == count,
+               count <= 8 || memcmp(tape.bytes.baseAddress! + key.start + 8, name.utf8Start + 8, count - 8) == 0 {
                 if case .value = found { return .repeated }
                 found = .value(index + 1)
             }

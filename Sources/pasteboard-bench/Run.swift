@@ -37,7 +37,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds each request-rate measurement lasts.", valueName: "seconds"))
     var rateSeconds = 5
 
-    @Option(help: "Rounds of each large transfer and its baseline, alternating; the fastest of each is reported.")
+    @Option(help: "Rounds of each request rate and large transfer and of its baseline, alternating; the best of each is reported.")
     var rounds = 3
 
     @Option(help: "Concurrent clients of the request-rate scenario (and redis-benchmark's).")
@@ -89,19 +89,30 @@ struct Run: AsyncParsableCommand {
         for durable in [false, true] {
             let daemon = try await BenchDaemon.start(durable ? [] : ["--memory-only"])
             defer { daemon.stop() }
-            progress("request rate, \(clients) clients, \(durable ? "durable" : "memory-only") daemon: PasteboardConnection, then BlockingConnection")
-            let async = try await RequestRate.measure(daemon, clients: clients, seconds: rateSeconds)
-            let blocking = try RequestRate.measureBlocking(daemon, clients: clients, seconds: rateSeconds)
-            let persistence = durable
-                ? ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
-                : ["--appendonly", "no", "--save", ""]
-            let baseline = RedisBaseline.rate(clients: clients, requests: 200_000, directory: daemon.directory, persistence: persistence)
+            // The machine's speed drifts over a run (a shared VM's neighbours): rounds alternate
+            // ours and redis, and the best of each is compared.
+            var async = 0.0, blocking = 0.0
+            var baseline = Result<Double, BenchError>.failure(BenchError("not measured"))
+            for round in 1...rounds {
+                progress("request rate, \(clients) clients, \(durable ? "durable" : "memory-only") daemon, round \(round) of \(rounds): PasteboardConnection, BlockingConnection, redis")
+                async = max(async, try await RequestRate.measure(daemon, clients: clients, seconds: rateSeconds))
+                blocking = max(blocking, try RequestRate.measureBlocking(daemon, clients: clients, seconds: rateSeconds))
+                let persistence = durable
+                    ? ["--appendonly", "yes", "--appendfsync", "always", "--save", ""]
+                    : ["--appendonly", "no", "--save", ""]
+                let redis = RedisBaseline.rate(clients: clients, requests: 200_000, directory: daemon.directory, persistence: persistence)
+                switch (baseline, redis) {
+                case (.success(let best), .success(let rate)): baseline = .success(max(best, rate))
+                case (.failure, _): baseline = redis
+                case (.success, .failure): break
+                }
+            }
             let theirs = try? baseline.get()
             let daemonKind = durable ? "each copy synced to disk" : "memory-only daemon"
             for (ours, clientKind) in [(async, "PasteboardConnection"), (blocking, "BlockingConnection, a thread each")] {
                 let ratio = theirs.map { ours / $0 }
                 rows.append(BenchRow(
-                    scenario: "Request rate: \(clients) clients (\(clientKind)) copy+paste 16 bytes, \(daemonKind)",
+                    scenario: "Request rate: \(clients) clients (\(clientKind)) copy+paste 16 bytes, \(daemonKind) (best of \(rounds))",
                     ours: Figure.rate(ours),
                     baseline: theirs.map { "\(Figure.rate($0)) (redis SET/GET, \(durable ? "appendfsync always" : "no persistence"))" }
                         ?? "— (\(Self.reason(baseline)))",
