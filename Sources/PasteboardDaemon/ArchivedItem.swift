@@ -48,6 +48,31 @@ struct ArchivedItem: Codable {
         }
     }
 
+    /// The item's JSON, as `JSONBytesEncoder` writes it (see `PasteboardArchive.headerJSON`).
+    var json: [UInt8] {
+        var json = JSONObjectWriter()
+        json.member("suggestedName", suggestedName)
+        json.member("visibility", visibility?.rawValue)
+        json.member("writerPID", writerPID)
+        json.key("representations")
+        json.output.append(UInt8(ascii: "["))
+        for (index, representation) in representations.enumerated() {
+            if index > 0 { json.output.append(UInt8(ascii: ",")) }
+            var object = JSONObjectWriter()
+            object.member("type", representation.type)
+            object.member("kind", representation.kind.rawValue)
+            object.member("size", representation.size)
+            object.member("path", representation.path)
+            object.member("openInPlace", representation.openInPlace)
+            object.member("note", representation.note)
+            object.close()
+            json.output += object.output
+        }
+        json.output.append(UInt8(ascii: "]"))
+        json.close()
+        return json.output
+    }
+
     /// The item back, its eager bytes taken from `body`; a promise comes back unavailable (its
     /// source is not connected to this daemon). Throws when the file at `path` is inconsistent.
     func stored(body: inout ByteBuffer, registry: TypeRegistry, path: String) throws(ArchiveFile.Failure) -> StoredItem {
