@@ -9,7 +9,7 @@ import NIOCore
 /// `NIOAsyncChannelOutboundWriter` gives, without its generic state machine on every frame.
 ///
 /// The outbox is the channel handler that learns of writability and of the channel closing;
-/// `NIOAsyncChannel.framed` installs it. Its state is touched on the event loop only.
+/// `FramedChannel` installs it. Its state is touched on the event loop only.
 public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
     public typealias InboundIn = Frame
     public typealias InboundOut = Frame
