@@ -13,8 +13,9 @@ public struct FramedChannel: Sendable {
     /// they stay in order.
     public let outbox: FrameOutbox
 
-    /// Installs the frame decoder (enforcing `maxFrameLength`), encoder, inbox and outbox on a freshly
-    /// connected or accepted channel and wraps it for async use. Call on the channel's event loop.
+    /// Installs the frame decoder (enforcing `maxFrameLength`), encoder, inbox and outbox on a
+    /// freshly connected or accepted channel and wraps it for async use. Call on the channel's
+    /// event loop.
     ///
     /// Frames arrive in the inbox; with `route`, each goes to it instead, as soon as it is
     /// decoded, on the channel's loop, and reaches whoever waits for it without a task in between.

@@ -160,6 +160,9 @@ final class ProtocolTests: IntegrationTestCase {
 
     func testAnotherUserIsDisconnectedEvenWithLoosenedPermissions() throws {
         guard getuid() == 0 else { throw XCTSkip("needs root to run a client as another uid") }
+        // The daemon accepts connections a moment before it sets its socket's mode (0600) and
+        // says "listening": loosen the mode only after that, or the daemon's own chmod undoes it.
+        XCTAssertTrue(daemon.waitForLog("listening"), daemon.log)
         chmod(sandbox.root.path, 0o755)
         chmod(sandbox.socketDirectory, 0o777)
         chmod(sandbox.socketPath, 0o777)
