@@ -353,12 +353,13 @@ final class FrameRouter: Sendable {
     /// False when `json` cannot be a `credit` message: it holds neither the word nor a backslash
     /// (an escape could spell it). Spares decoding every answer twice, here and by its request.
     private static func mayBeCredit(_ json: ByteBuffer) -> Bool {
-        let word: [UInt8] = Array("credit".utf8)
+        let word: StaticString = "credit"
+        let count = word.utf8CodeUnitCount
         return json.withUnsafeReadableBytes { bytes in
             if bytes.contains(UInt8(ascii: "\\")) { return true }
-            guard bytes.count >= word.count else { return false }
-            for start in 0...(bytes.count - word.count) where bytes[start] == word[0] {
-                if (1..<word.count).allSatisfy({ bytes[start + $0] == word[$0] }) { return true }
+            guard bytes.count >= count else { return false }
+            for start in 0...(bytes.count - count) where bytes[start] == word.utf8Start[0] {
+                if (1..<count).allSatisfy({ bytes[start + $0] == word.utf8Start[$0] }) { return true }
             }
             return false
         }
