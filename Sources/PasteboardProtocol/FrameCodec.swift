@@ -34,12 +34,14 @@ public enum FrameCodec {
     /// Appends `frame` to `buffer`: length (u32 BE), kind (u8), flags (u8), request id (u32 BE), payload.
     public static func encode(_ frame: Frame, into buffer: inout ByteBuffer) {
         buffer.reserveCapacity(minimumWritableBytes: ProtocolLimits.lengthFieldSize + frame.length)
-        buffer.writeInteger(UInt32(frame.length))
-        buffer.writeInteger(frame.kind.rawValue)
-        buffer.writeInteger(frame.flags.rawValue)
-        buffer.writeInteger(frame.requestID)
-        var payload = frame.payload
-        buffer.writeBuffer(&payload)
+        encodeHeader(of: frame, into: &buffer)
+        buffer.writeImmutableBuffer(frame.payload)
+    }
+
+    /// Appends `frame`'s length field and header, without its payload (which the caller sends next).
+    public static func encodeHeader(of frame: Frame, into buffer: inout ByteBuffer) {
+        // One bounds check and one store: four `writeInteger`s cost four of each.
+        buffer.writeMultipleIntegers(UInt32(frame.length), frame.kind.rawValue, frame.flags.rawValue, frame.requestID)
     }
 
     /// Decodes one frame from the front of `buffer`, consuming it; nil when more bytes are needed.

@@ -1,6 +1,7 @@
 import NIOCore
 
-/// Hands a channel's inbound frames, in order, to the one task that reads them.
+/// Cuts a channel's inbound bytes into frames (see `FrameAssembler`) and hands them, in order,
+/// to the one task that reads them.
 ///
 /// A reader on the channel's event loop (a task preferring `EventLoopTaskExecutor`) takes a
 /// frame that has already arrived without suspending; only an empty inbox suspends it, and the
@@ -12,7 +13,7 @@ import NIOCore
 /// `FramedChannel` installs the inbox as a channel handler; its state is touched on the event
 /// loop only.
 public final class FrameInbox: ChannelDuplexHandler, @unchecked Sendable {
-    public typealias InboundIn = Frame
+    public typealias InboundIn = ByteBuffer
     public typealias OutboundIn = Never
 
     /// Frames buffered before the channel stops reading (as `NIOAsyncChannel`'s default).
@@ -22,6 +23,7 @@ public final class FrameInbox: ChannelDuplexHandler, @unchecked Sendable {
 
     private let eventLoop: any EventLoop
     private var context: ChannelHandlerContext?
+    private var assembler: FrameAssembler
     private var buffered = CircularBuffer<Frame>(initialCapacity: 4)
     /// The reader, suspended on an empty inbox.
     private var reader: CheckedContinuation<Frame?, any Error>?
@@ -30,13 +32,15 @@ public final class FrameInbox: ChannelDuplexHandler, @unchecked Sendable {
     /// A read the channel asked for while the inbox was full, made when it drains.
     private var readHeld = false
 
-    init(eventLoop: any EventLoop) {
+    /// An inbox accepting frames up to `maxFrameLength`.
+    init(eventLoop: any EventLoop, maxFrameLength: Int) {
         self.eventLoop = eventLoop
+        self.assembler = FrameAssembler(maxFrameLength: maxFrameLength)
     }
 
     /// The next frame; nil once the channel has closed and every frame is read. Throws the
-    /// error that broke the connection (a frame the decoder refused, a failed read), or
-    /// `CancellationError` when the reading task is cancelled while it waits.
+    /// error that broke the connection (a `FrameError` for bytes that break the framing rules,
+    /// a failed read), or `CancellationError` when the reading task is cancelled while it waits.
     public func next() async throws -> Frame? {
         if eventLoop.inEventLoop {
             if let frame = take() { return frame }
@@ -103,12 +107,17 @@ public final class FrameInbox: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
-        if let reader {
-            self.reader = nil
-            reader.resume(returning: frame)
-        } else {
-            buffered.append(frame)
+        do {
+            try assembler.receive(unwrapInboundIn(data)) { frame in
+                if let reader {
+                    self.reader = nil
+                    reader.resume(returning: frame)
+                } else {
+                    buffered.append(frame)
+                }
+            }
+        } catch {
+            finish(.failure(error))  // after the frames that came before the fault
         }
     }
 

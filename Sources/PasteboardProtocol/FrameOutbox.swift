@@ -8,13 +8,24 @@ import NIOCore
 /// in order and the sender waits until the channel takes them, which is the back-pressure
 /// `NIOAsyncChannelOutboundWriter` gives, without its generic state machine on every frame.
 ///
+/// The outbox encodes the frames itself: the 10-byte header, then the payload. A payload of at
+/// most `copiedPayloadLimit` bytes (a message, a small paste) is copied behind its header, and
+/// the frames of one send share one buffer: one pending write, where a buffer per header and
+/// payload cost more than the copy. A larger payload goes out as it is (bulk bytes are never
+/// copied).
+///
 /// The outbox is the channel handler that learns of writability and of the channel closing;
-/// `FramedChannel` installs it. Its state is touched on the event loop only.
+/// `FramedChannel` installs it first in the pipeline, so its writes go straight to the socket.
+/// Its state is touched on the event loop only.
 public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
-    public typealias InboundIn = Frame
-    public typealias InboundOut = Frame
-    public typealias OutboundOut = Frame
+    public typealias InboundIn = ByteBuffer
+    public typealias InboundOut = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
 
+    /// The largest payload copied behind its header.
+    static let copiedPayloadLimit = 2048
+
+    private let allocator = ByteBufferAllocator()
     private let eventLoop: any EventLoop
     /// Set while the handler is in an active channel's pipeline; nil once it closed.
     private var context: ChannelHandlerContext?
@@ -28,7 +39,7 @@ public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
     /// Sends `frame`; returns once the channel has taken it.
     public func send(_ frame: Frame) async throws {
         if eventLoop.inEventLoop, waiting.isEmpty, let context, context.channel.isWritable {
-            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            write(CollectionOfOne(frame), on: context)
             return
         }
         try await queue([frame])
@@ -43,9 +54,27 @@ public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
         try await queue(frames)
     }
 
-    private func write(_ frames: [Frame], on context: ChannelHandlerContext) {
-        for frame in frames { context.write(wrapOutboundOut(frame), promise: nil) }
+    /// Encodes `frames` and writes them, then flushes.
+    private func write(_ frames: some Collection<Frame>, on context: ChannelHandlerContext) {
+        var bytes = allocator.buffer(capacity: frames.reduce(0) { $0 + Self.encodedSize(of: $1) })
+        for frame in frames {
+            if frame.payload.readableBytes <= Self.copiedPayloadLimit {
+                FrameCodec.encode(frame, into: &bytes)
+            } else {
+                FrameCodec.encodeHeader(of: frame, into: &bytes)
+                context.write(wrapOutboundOut(bytes), promise: nil)
+                context.write(wrapOutboundOut(frame.payload), promise: nil)
+                bytes = allocator.buffer(capacity: 0)  // the frames after it (FrameCodec.encode makes room)
+            }
+        }
+        if bytes.readableBytes > 0 { context.write(wrapOutboundOut(bytes), promise: nil) }
         context.flush()
+    }
+
+    /// The bytes `frame` takes in the shared buffer: its header, and its payload when copied.
+    private static func encodedSize(of frame: Frame) -> Int {
+        let payload = frame.payload.readableBytes
+        return ProtocolLimits.lengthFieldSize + ProtocolLimits.headerLength + (payload <= copiedPayloadLimit ? payload : 0)
     }
 
     /// Queues `frames` behind the sends already waiting, from any thread; waits until written.

@@ -6,51 +6,56 @@ import NIOCore
 public struct FramedChannel: Sendable {
     /// The channel, for `executeThenClose`. Its inbound stream carries no frames (they go to
     /// the inbox or the route): it ends with the connection, or fails with its error.
-    public let channel: NIOAsyncChannel<Frame, Frame>
+    public let channel: NIOAsyncChannel<Frame, ByteBuffer>
     /// Where the frames arrive, in order; nil when they are routed.
     public let inbox: FrameInbox?
     /// Where frames go out: use it for every frame, never the async channel's own writer, so
     /// they stay in order.
     public let outbox: FrameOutbox
 
-    /// Installs the frame decoder (enforcing `maxFrameLength`), encoder, inbox and outbox on a
-    /// freshly connected or accepted channel and wraps it for async use. Call on the channel's
-    /// event loop.
+    /// Installs the outbox, then the inbox (which cuts frames out of the bytes, enforcing
+    /// `maxFrameLength`), on a freshly connected or accepted channel and wraps it for async use.
+    /// Call on the channel's event loop.
     ///
     /// Frames arrive in the inbox; with `route`, each goes to it instead, as soon as it is
     /// decoded, on the channel's loop, and reaches whoever waits for it without a task in between.
     public init(_ channel: any Channel, maxFrameLength: Int, routingTo route: (@Sendable (Frame) -> Void)? = nil) throws {
         let pipeline = channel.pipeline.syncOperations
-        try pipeline.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: maxFrameLength)))
-        try pipeline.addHandler(FrameEncoder())
-        if let route {
-            try pipeline.addHandler(FrameRoutingHandler(route: route))
-            inbox = nil
-        } else {
-            let inbox = FrameInbox(eventLoop: channel.eventLoop)
-            try pipeline.addHandler(inbox)
-            self.inbox = inbox
-        }
         let outbox = FrameOutbox(eventLoop: channel.eventLoop)
         try pipeline.addHandler(outbox)
         self.outbox = outbox
+        if let route {
+            try pipeline.addHandler(FrameRoutingHandler(route: route, maxFrameLength: maxFrameLength))
+            inbox = nil
+        } else {
+            let inbox = FrameInbox(eventLoop: channel.eventLoop, maxFrameLength: maxFrameLength)
+            try pipeline.addHandler(inbox)
+            self.inbox = inbox
+        }
         self.channel = try NIOAsyncChannel(wrappingChannelSynchronously: channel)
     }
 }
 
-/// Hands each inbound frame to a function instead of passing it on.
+/// Cuts the inbound bytes into frames and hands each to a function instead of passing it on.
+/// Bytes that break the framing rules are reported as the channel's error (`FrameError`).
 private final class FrameRoutingHandler: ChannelInboundHandler {
-    typealias InboundIn = Frame
+    typealias InboundIn = ByteBuffer
     typealias InboundOut = Frame
 
     private let route: @Sendable (Frame) -> Void
+    private var assembler: FrameAssembler
 
-    init(route: @escaping @Sendable (Frame) -> Void) {
+    init(route: @escaping @Sendable (Frame) -> Void, maxFrameLength: Int) {
         self.route = route
+        self.assembler = FrameAssembler(maxFrameLength: maxFrameLength)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        route(unwrapInboundIn(data))
+        do {
+            try assembler.receive(unwrapInboundIn(data), deliver: route)
+        } catch {
+            context.fireErrorCaught(error)
+        }
     }
 }
 
