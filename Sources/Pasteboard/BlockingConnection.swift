@@ -205,10 +205,16 @@ public final class BlockingConnection {
         queue(.message(.write(WriteRequest(pasteboard: pasteboard, items: infos, expire: expiry?.protocolSeconds)), requestID: id))
         var credit = welcome.window
         let limit = min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
+        /// Whether the request has gone out: until then the daemon cannot have answered it, and
+        /// looking for an answer would cost a system call for nothing.
+        var requestSent = false
         /// The daemon's next message on the write other than credit, which is counted; nil
         /// once credit came or, when not `waiting`, no whole frame has arrived.
         func answer(waiting: Bool) throws -> Message? {
-            if waiting { try writeOutbound() }
+            if waiting {
+                try writeOutbound()
+                requestSent = true
+            }
             var waiting = waiting
             while let frame = try waiting ? nextFrame(for: id, interrupt: nil) : arrivedFrame(for: id) {
                 guard frame.kind == .message else { continue }
@@ -230,7 +236,7 @@ public final class BlockingConnection {
                     var remaining = chunk
                     while remaining.readableBytes > 0 {
                         // The daemon may refuse at once (a limit, a bad type): its answer ends the upload.
-                        if let refusal = try answer(waiting: credit == 0) {
+                        if credit == 0 || requestSent, let refusal = try answer(waiting: credit == 0) {
                             early = refusal
                             break upload
                         }
@@ -240,7 +246,10 @@ public final class BlockingConnection {
                         let slice = remaining.readSlice(length: size)!
                         // The last bytes carry END, where a frame of their own would cost a write.
                         queue(.data(slice, requestID: id, end: index == filled.count - 1 && remaining.readableBytes == 0))
-                        if outbound.readableBytes >= limit { try writeOutbound() }
+                        if outbound.readableBytes >= limit {
+                            try writeOutbound()
+                            requestSent = true
+                        }
                     }
                 }
             }

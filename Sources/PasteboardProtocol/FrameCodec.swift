@@ -49,23 +49,28 @@ public enum FrameCodec {
     /// The payload is a slice of `buffer`'s storage (no copy). Throws `FrameError` on a violation,
     /// as soon as the header shows it, without waiting for the payload.
     public static func decode(from buffer: inout ByteBuffer, maxFrameLength: Int) throws(FrameError) -> Frame? {
-        guard let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
-        let frameLength = Int(length)
+        // The header's fields in one look at the bytes (each `getInteger` is a bounds check and
+        // an exclusivity check of its own); nil where they have not arrived yet.
+        let available = buffer.readableBytes
+        guard available >= ProtocolLimits.lengthFieldSize else { return nil }
+        var header: (length: UInt32, kind: UInt8?, flags: UInt8?, requestID: UInt32) = (0, nil, nil, 0)
+        buffer.withUnsafeReadableBytes { bytes in
+            header.length = UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+            if bytes.count > 4 { header.kind = bytes[4] }
+            if bytes.count > 5 { header.flags = bytes[5] }
+            if bytes.count >= 10 {
+                header.requestID = UInt32(bytes[6]) << 24 | UInt32(bytes[7]) << 16 | UInt32(bytes[8]) << 8 | UInt32(bytes[9])
+            }
+        }
+        let frameLength = Int(header.length)
         if frameLength > maxFrameLength { throw .frameTooLarge(length: frameLength, maximum: maxFrameLength) }
         if frameLength < ProtocolLimits.headerLength { throw .frameTooShort(length: frameLength) }
-        let base = buffer.readerIndex + ProtocolLimits.lengthFieldSize
-        if let kindByte = buffer.getInteger(at: base, as: UInt8.self), Frame.Kind(rawValue: kindByte) == nil {
-            throw .unknownKind(kindByte)
-        }
-        if let flagsByte = buffer.getInteger(at: base + 1, as: UInt8.self), flagsByte & Frame.Flags.reserved.rawValue != 0 {
-            throw .reservedFlags(flagsByte)
-        }
-        guard buffer.readableBytes >= ProtocolLimits.lengthFieldSize + frameLength else { return nil }
-        buffer.moveReaderIndex(forwardBy: ProtocolLimits.lengthFieldSize)
-        let kind = Frame.Kind(rawValue: buffer.readInteger(as: UInt8.self)!)!
-        let flags = Frame.Flags(rawValue: buffer.readInteger(as: UInt8.self)!)
-        let requestID = buffer.readInteger(as: UInt32.self)!
+        if let kindByte = header.kind, Frame.Kind(rawValue: kindByte) == nil { throw .unknownKind(kindByte) }
+        if let flagsByte = header.flags, flagsByte & Frame.Flags.reserved.rawValue != 0 { throw .reservedFlags(flagsByte) }
+        guard available >= ProtocolLimits.lengthFieldSize + frameLength, let kind = header.kind.flatMap(Frame.Kind.init(rawValue:)),
+              let flags = header.flags else { return nil }
+        buffer.moveReaderIndex(forwardBy: ProtocolLimits.lengthFieldSize + ProtocolLimits.headerLength)
         let payload = buffer.readSlice(length: frameLength - ProtocolLimits.headerLength)!
-        return Frame(kind: kind, flags: flags, requestID: requestID, payload: payload)
+        return Frame(kind: kind, flags: Frame.Flags(rawValue: flags), requestID: header.requestID, payload: payload)
     }
 }
