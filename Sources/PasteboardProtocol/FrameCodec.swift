@@ -40,8 +40,22 @@ public enum FrameCodec {
 
     /// Appends `frame`'s length field and header, without its payload (which the caller sends next).
     public static func encodeHeader(of frame: Frame, into buffer: inout ByteBuffer) {
-        // One bounds check and one store: four `writeInteger`s cost four of each.
-        buffer.writeMultipleIntegers(UInt32(frame.length), frame.kind.rawValue, frame.flags.rawValue, frame.requestID)
+        // Stored byte by byte in one access: each `writeInteger` (and `writeMultipleIntegers`)
+        // costs a bounds check, an exclusivity check and a copy through a temporary.
+        let length = UInt32(frame.length), requestID = frame.requestID
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: ProtocolLimits.lengthFieldSize + ProtocolLimits.headerLength) { bytes in
+            bytes[0] = UInt8(truncatingIfNeeded: length >> 24)
+            bytes[1] = UInt8(truncatingIfNeeded: length >> 16)
+            bytes[2] = UInt8(truncatingIfNeeded: length >> 8)
+            bytes[3] = UInt8(truncatingIfNeeded: length)
+            bytes[4] = frame.kind.rawValue
+            bytes[5] = frame.flags.rawValue
+            bytes[6] = UInt8(truncatingIfNeeded: requestID >> 24)
+            bytes[7] = UInt8(truncatingIfNeeded: requestID >> 16)
+            bytes[8] = UInt8(truncatingIfNeeded: requestID >> 8)
+            bytes[9] = UInt8(truncatingIfNeeded: requestID)
+            return ProtocolLimits.lengthFieldSize + ProtocolLimits.headerLength
+        }
     }
 
     /// Decodes one frame from the front of `buffer`, consuming it; nil when more bytes are needed.
