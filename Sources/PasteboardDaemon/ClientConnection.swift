@@ -114,7 +114,7 @@ struct ClientConnection: Sendable {
         }
     }
 
-    private func serve(
+    nonisolated(nonsending) private func serve(
         frames: FrameInbox,
         requests: RequestTable, watchdog: ConnectionWatchdog,
         writer: FrameWriter,
@@ -202,7 +202,7 @@ struct ClientConnection: Sendable {
     }
 
     /// Starts a new request.
-    private func start(
+    nonisolated(nonsending) private func start(
         _ message: Message, id: UInt32,
         writes: inout [UInt32: WriteAssembly], requests: RequestTable,
         writer: FrameWriter, source: SourceConnection, logger: Logger
@@ -356,7 +356,7 @@ struct ClientConnection: Sendable {
 
     /// Validates a request whose items may carry eager bytes; completes it at once when none
     /// are expected, else keeps its assembly until the bytes have arrived.
-    private func assemble(
+    nonisolated(nonsending) private func assemble(
         id: UInt32, writes: inout [UInt32: WriteAssembly], requests: RequestTable,
         writer: FrameWriter, source: SourceConnection, logger: Logger,
         _ make: () throws(ProtocolError) -> WriteAssembly
@@ -372,7 +372,7 @@ struct ClientConnection: Sendable {
     }
 
     /// All of a request's items have arrived: write the pasteboard, or begin or grow a drag session.
-    private func complete(
+    nonisolated(nonsending) private func complete(
         _ assembly: WriteAssembly, id: UInt32, requests: RequestTable,
         writer: FrameWriter, source: SourceConnection, logger: Logger
     ) async throws {

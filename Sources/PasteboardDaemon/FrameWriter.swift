@@ -6,17 +6,17 @@ struct FrameWriter: Sendable {
     let outbox: FrameOutbox
 
     /// Sends a control message on request `id`.
-    func send(_ message: Message, on id: UInt32) async throws {
+    nonisolated(nonsending) func send(_ message: Message, on id: UInt32) async throws {
         try await outbox.send(.message(message, requestID: id))
     }
 
     /// Sends `frames` in order with one flush: one system call where the socket takes them all.
-    func send(_ frames: [Frame]) async throws {
+    nonisolated(nonsending) func send(_ frames: [Frame]) async throws {
         try await outbox.send(frames)
     }
 
     /// Sends a data frame on request `id`.
-    func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) async throws {
+    nonisolated(nonsending) func sendData(_ bytes: ByteBuffer, on id: UInt32, end: Bool) async throws {
         try await outbox.send(.data(bytes, requestID: id, end: end))
     }
 }

@@ -39,7 +39,7 @@ struct ReadTransfer: Sendable {
     /// bytes than a frame or the first credit, a drag session's items), which then starts over.
     ///
     /// Run in the connection's inbound loop, it spares the commonest read its task.
-    func answerAtOnce() async -> Bool {
+    nonisolated(nonsending) func answerAtOnce() async -> Bool {
         guard request.session == nil else { return false }
         do {
             let accepted = try acceptedTypes()
@@ -120,7 +120,7 @@ struct ReadTransfer: Sendable {
 
     /// Sends a representation that fits one frame and the credit with its header, final
     /// progress and END in one write; false (nothing sent) when it does not.
-    private func sendWhole(_ chunks: [ByteBuffer], of chosen: Chosen) async throws -> Bool {
+    nonisolated(nonsending) private func sendWhole(_ chunks: [ByteBuffer], of chosen: Chosen) async throws -> Bool {
         guard let size = chosen.representation.size, size <= chunkLimit, try window.take(size) else { return false }
         // A frame each would cost the client a wake-up each.
         try Task.checkCancellation()
@@ -189,7 +189,7 @@ struct ReadTransfer: Sendable {
         var label: String
     }
 
-    private func readableItems() async throws -> ReadableItems {
+    nonisolated(nonsending) private func readableItems() async throws -> ReadableItems {
         if let session = request.session {
             let items = try await store.droppedItems(of: session, for: reader)
             return ReadableItems(changeCount: 0, items: items, label: "drag session \(session)")

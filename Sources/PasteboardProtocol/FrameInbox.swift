@@ -41,7 +41,7 @@ public final class FrameInbox: ChannelDuplexHandler, @unchecked Sendable {
     /// The next frame; nil once the channel has closed and every frame is read. Throws the
     /// error that broke the connection (a `FrameError` for bytes that break the framing rules,
     /// a failed read), or `CancellationError` when the reading task is cancelled while it waits.
-    public func next() async throws -> Frame? {
+    nonisolated(nonsending) public func next() async throws -> Frame? {
         if eventLoop.inEventLoop {
             if let frame = take() { return frame }
             if let end { return try end.get() }

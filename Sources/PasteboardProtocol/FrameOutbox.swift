@@ -37,7 +37,7 @@ public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Sends `frame`; returns once the channel has taken it.
-    public func send(_ frame: Frame) async throws {
+    nonisolated(nonsending) public func send(_ frame: Frame) async throws {
         if eventLoop.inEventLoop, waiting.isEmpty, let context, context.channel.isWritable {
             write(CollectionOfOne(frame), on: context)
             return
@@ -46,7 +46,7 @@ public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
     }
 
     /// Sends `frames` in order with one flush: one system call where the socket takes them all.
-    public func send(_ frames: [Frame]) async throws {
+    nonisolated(nonsending) public func send(_ frames: [Frame]) async throws {
         if eventLoop.inEventLoop, waiting.isEmpty, let context, context.channel.isWritable {
             write(frames, on: context)
             return
