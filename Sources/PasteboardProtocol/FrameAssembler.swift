@@ -22,29 +22,45 @@ struct FrameAssembler {
     /// when the stream breaks the framing rules (after delivering the frames before the fault).
     mutating func receive(_ bytes: ByteBuffer, deliver: (Frame) -> Void) throws(FrameError) {
         guard !broken else { return }
-        var buffer: ByteBuffer
-        if var pending {
-            self.pending = nil  // so the append below does not copy the storage
-            pending.writeImmutableBuffer(bytes)
-            buffer = pending
-        } else {
-            buffer = bytes
-        }
+        var bytes = bytes
         do {
-            while let frame = try FrameCodec.decode(from: &buffer, maxFrameLength: maxFrameLength) {
+            if var pending {
+                self.pending = nil  // so the appends below write in place
+                // The frame under way takes just the bytes it lacks; the frames after it are cut
+                // straight out of `bytes`, which is not copied.
+                while true {
+                    if let frame = try FrameCodec.decode(from: &pending, maxFrameLength: maxFrameLength) {
+                        deliver(frame)
+                        break
+                    }
+                    guard bytes.readableBytes > 0 else {
+                        self.pending = pending
+                        return
+                    }
+                    let lacking = if let length = pending.getInteger(at: pending.readerIndex, as: UInt32.self) {
+                        ProtocolLimits.lengthFieldSize + Int(length) - pending.readableBytes
+                    } else {
+                        ProtocolLimits.lengthFieldSize - pending.readableBytes
+                    }
+                    pending.writeImmutableBuffer(bytes.readSlice(length: min(lacking, bytes.readableBytes))!)
+                }
+            }
+            while let frame = try FrameCodec.decode(from: &bytes, maxFrameLength: maxFrameLength) {
                 deliver(frame)
             }
         } catch {
             broken = true
             throw error
         }
-        guard buffer.readableBytes > 0 else { return }
-        // A frame is under way: room for all of it now (up to the default maximum, whatever a
-        // peer's header claims), not a copy per read as it grows.
-        if let length = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) {
-            let whole = ProtocolLimits.lengthFieldSize + min(Int(length), ProtocolLimits.defaultMaxFrameLength)
-            if whole > buffer.readableBytes { buffer.reserveCapacity(minimumWritableBytes: whole - buffer.readableBytes) }
-        }
-        pending = buffer
+        guard bytes.readableBytes > 0 else { return }
+        // A frame is under way: its bytes so far go into a buffer of its own with room for all of
+        // it (up to the default maximum, whatever a peer's header claims), so the read buffer
+        // they came in is not held, and the rest is appended in place.
+        let whole = bytes.getInteger(at: bytes.readerIndex, as: UInt32.self).map {
+            ProtocolLimits.lengthFieldSize + min(Int($0), ProtocolLimits.defaultMaxFrameLength)
+        } ?? ProtocolLimits.lengthFieldSize
+        var kept = ByteBufferAllocator().buffer(capacity: max(whole, bytes.readableBytes))
+        kept.writeImmutableBuffer(bytes)
+        pending = kept
     }
 }
