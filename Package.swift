@@ -126,7 +126,10 @@ let package = Package(
         .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardFuzzing"]),
         .testTarget(
             name: "PasteboardProtocolTests",
-            dependencies: ["PasteboardProtocol", "PasteboardTypes", "PasteboardFuzzing", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardFuzzing",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
