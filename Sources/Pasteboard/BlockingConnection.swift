@@ -87,7 +87,8 @@ public final class BlockingConnection {
         close(socket)
     }
 
-    /// The hand-off socket, attached on first use; nil when the daemon offers none.
+    /// The hand-off socket, attached on first use (when the daemon asks, with `attach`); nil
+    /// when the daemon offers none or it cannot be attached.
     private var handoff: HandoffChannel? {
         if let handoffChannel { return handoffChannel }
         let attached = welcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: welcome.pid) }
@@ -112,8 +113,8 @@ public final class BlockingConnection {
         chunk: (ByteBuffer) throws -> Void
     ) throws -> RepresentationHeader {
         let id = openRequest()
-        let handoff = handoff
-        let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue), handoff: handoff != nil ? true : nil)
+        let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue),
+                                  handoff: HandoffChannel.mayAsk(welcome) ? true : nil)
         do {
             try send(.read(request), on: id)
             var stream = ReadStream(window: welcome.window)
@@ -122,7 +123,10 @@ public final class BlockingConnection {
                 switch frame.kind {
                 case .message:
                     switch try frame.decodeMessage() {
+                    case .attach:
+                        _ = handoff  // the daemon hands this load off: attach now (it waits for the socket)
                     case .representation(let value):
+                        let handoff = handoffChannel ?? nil
                         if try stream.choose(value, handoffAttached: handoff != nil), let handoff {
                             stream.handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,
                                                          progress: progress, chunk: chunk)

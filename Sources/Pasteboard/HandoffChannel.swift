@@ -24,10 +24,23 @@ final class HandoffChannel: Sendable {
         self.socket = socket
     }
 
+    /// Whether a load on a connection that was welcomed with `welcome` may ask for hand-off
+    /// (`read`'s `handoff`): the daemon offered it and this process has not turned it off. The
+    /// socket itself is attached only when the daemon asks (`attach`), so a load that is never
+    /// handed off (a stored item) costs no second connection.
+    static func mayAsk(_ welcome: Welcome) -> Bool {
+        welcome.handoff != nil && isEnabled
+    }
+
+    /// False when `PASTEBOARD_HANDOFF=0` turns hand-off off for this process.
+    private static var isEnabled: Bool {
+        SocketLocation.environmentValue("PASTEBOARD_HANDOFF") != "0"
+    }
+
     /// Connects to `offer.path`, checks the peer is `daemonPID`, and writes the token; nil
     /// when any step fails or hand-off is turned off.
     static func attach(_ offer: HandoffOffer, daemonPID: Int32) -> HandoffChannel? {
-        if SocketLocation.environmentValue("PASTEBOARD_HANDOFF") == "0" { return nil }
+        guard isEnabled else { return nil }
         let fd = pasteboard_unix_socket(offer.path, -1)
         guard fd >= 0 else { return nil }
         var peer = pasteboard_ucred()

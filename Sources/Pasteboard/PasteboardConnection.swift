@@ -60,7 +60,8 @@ public final class PasteboardConnection: Sendable {
     }
 
     /// The hand-off socket over which the daemon passes the sockets of direct transfers, attached on
-    /// first use; nil when the daemon offers none or it is not the local daemon's.
+    /// first use; nil when the daemon offers none or it is not the local daemon's. A source
+    /// attaches it before it registers a promise; a destination when the daemon asks (`attach`).
     var handoff: HandoffChannel? {
         handoffChannel.withLock { channel in
             if let channel { return channel }
@@ -68,6 +69,11 @@ public final class PasteboardConnection: Sendable {
             channel = .some(attached)
             return attached
         }
+    }
+
+    /// The hand-off socket if it has been attached; nil otherwise (nothing is tried).
+    var attachedHandoff: HandoffChannel? {
+        handoffChannel.withLock { $0 ?? nil }
     }
 
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing

@@ -55,10 +55,10 @@ struct RepresentationLoader: Sendable {
         header: (RepresentationHeader) async throws -> Void = { _ in },
         chunk: (ByteBuffer) async throws -> Void
     ) async throws -> RepresentationHeader {
-        let handoff = connection.handoff
         let (id, frames) = connection.openRequest()
         defer { connection.closeRequest(id) }
-        let request = request(item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace, handoff: handoff != nil)
+        let request = request(item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace,
+                              handoff: HandoffChannel.mayAsk(connection.welcome))
         try await connection.send(.read(request), on: id)
         var stream = ReadStream(window: connection.welcome.window)
         do {
@@ -66,7 +66,10 @@ struct RepresentationLoader: Sendable {
                 switch frame.kind {
                 case .message:
                     switch try frame.decodeMessage() {
+                    case .attach:
+                        _ = connection.handoff  // the daemon hands this load off: attach now (it waits for the socket)
                     case .representation(let value):
+                        let handoff = connection.attachedHandoff
                         let handedOff = try stream.choose(value, handoffAttached: handoff != nil)
                         try await header(value)
                         if handedOff, let handoff {

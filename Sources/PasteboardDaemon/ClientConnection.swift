@@ -348,7 +348,7 @@ struct ClientConnection: Sendable {
             await store.clearHistory()
             logger.info("history cleared")
             try await writer.send(.ok(OK()), on: id)
-        case .hello, .welcome, .error, .ok, .representation, .items, .changed, .credit, .cancel,
+        case .hello, .welcome, .error, .ok, .representation, .attach, .items, .changed, .credit, .cancel,
              .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList:
             try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)
         }

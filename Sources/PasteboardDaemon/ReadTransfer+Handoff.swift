@@ -10,17 +10,24 @@ extension ReadTransfer {
     /// the daemon waits for the source's `size` (the bytes it wrote) and END, and ends the read
     /// with the final `progress` and END.
     ///
-    /// Returns false, having sent nothing to the destination, when hand-off is not possible (the
-    /// destination did not ask, a side has no attached hand-off socket, a descriptor cannot be
-    /// passed): the caller then streams the bytes through the daemon.
+    /// A destination whose read said `handoff` but whose socket is not attached yet is sent
+    /// `attach`, and the hand-off waits up to a second for the socket.
+    ///
+    /// Returns false, having sent nothing to the destination but that `attach`, when hand-off
+    /// is not possible (the destination did not ask, a side has no attached hand-off socket,
+    /// the destination's did not come, a descriptor cannot be passed): the caller then streams
+    /// the bytes through the daemon.
     func handOff(_ promise: StoredRepresentation.Promise, type: TypeIdentifier, declaredSize: Int?,
                  header: (Int?) async throws -> Void) async throws -> Bool {
         let source = promise.owner
         guard request.handoff == true, let destinationEnd = reader.handoff,
-              let sourceEnd = source.handoff, sourceEnd.isAttached,
-              await destinationEnd.waitUntilAttached(upTo: .seconds(1)),
-              let link = try? HandoffLink()
+              let sourceEnd = source.handoff, sourceEnd.isAttached
         else { return false }
+        // A destination attaches its socket only when asked: most loads (a stored item, a
+        // client on another machine) never need it, and a short-lived `pb paste` saves the
+        // second connection.
+        if !destinationEnd.isAttached { try await writer.send(.attach, on: id) }
+        guard await destinationEnd.waitUntilAttached(upTo: .seconds(1)), let link = try? HandoffLink() else { return false }
         defer { link.close() }
         let relay: Relay
         do {

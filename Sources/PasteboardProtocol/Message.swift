@@ -17,6 +17,9 @@ public enum Message: Sendable, Equatable {
     case read(ReadRequest)
     /// Daemon → client: the representation chosen for a `read`; its bytes follow as data frames.
     case representation(RepresentationHeader)
+    /// Daemon → destination, on a `read` that said `handoff`: attach the hand-off socket now,
+    /// for this load's bytes will come through it (the daemon waits up to a second for it).
+    case attach
     /// Client → daemon: describe a pasteboard's items.
     case list(PasteboardRequest)
     /// Daemon → client: the answer to `list`. Terminal.
@@ -85,6 +88,7 @@ public enum Message: Sendable, Equatable {
         case .write: "write"
         case .read: "read"
         case .representation: "representation"
+        case .attach: "attach"
         case .list: "list"
         case .items: "items"
         case .clear: "clear"

@@ -81,6 +81,7 @@ extension Message: Codable {
         case "size": self = .size(try SizeDeclaration(from: decoder))
         case "released": self = .released(try Released(from: decoder))
         case "relinquish": self = .relinquish
+        case "attach": self = .attach
         case "drag": self = .drag(try DragRequest(from: decoder))
         case "add": self = .add(try AddItemsRequest(from: decoder))
         case "session": self = .session(try SessionInfo(from: decoder))
@@ -133,7 +134,7 @@ extension Message: Codable {
         case .historySearch(let value): try value.encode(to: encoder)
         case .historyList(let value): try value.encode(to: encoder)
         case .historyRestore(let value): try value.encode(to: encoder)
-        case .cancel, .relinquish, .historyClear: break
+        case .cancel, .relinquish, .attach, .historyClear: break
         }
     }
 }

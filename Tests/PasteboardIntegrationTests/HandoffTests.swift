@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Pasteboard
 import XCTest
 
 /// Descriptor hand-off: a local load from a live source runs through a socket pair the daemon
@@ -38,6 +39,20 @@ final class HandoffTests: IntegrationTestCase {
         XCTAssertFalse(loading?.contains(handedOff) == true, "PASTEBOARD_HANDOFF=0 streams in-band: \(loading ?? "")")
     }
 
+    func testTheLibraryAttachesItsHandoffSocketWhenTheDaemonAsks() async throws {
+        let file = try randomFile("lazy.bin", size: 5 << 20)
+        let source = try startPB("copy", "--lazy", "-v", file)
+        try waitForLazyItems()
+        // A PasteboardConnection asks for hand-off in its read and attaches its socket only on
+        // the daemon's `attach`: the bytes then come straight from the source.
+        let loaded = try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "tests", autoStart: false) {
+            try await Pasteboard(connection: $0).loadData(accepting: []).bytes
+        }
+        XCTAssertEqual(Data(loaded), try Data(contentsOf: URL(fileURLWithPath: file)))
+        let line = source.waitForLine { $0.contains("loading for") }
+        XCTAssertTrue(line?.contains(handedOff) == true, "the library's load was handed off: \(line ?? "no line")")
+    }
+
     func testADaemonWithoutHandoffOffersNoneAndStillServesLoads() throws {
         daemon.stop()
         daemon = try DaemonProcess.started(in: sandbox, arguments: ["--no-handoff"])
@@ -60,9 +75,12 @@ final class HandoffTests: IntegrationTestCase {
         let welcome = try client.hello()
         let offer = try XCTUnwrap(welcome.json?["handoff"] as? [String: Any], "the daemon offers hand-off")
         XCTAssertEqual((offer["token"] as? String)?.count, 32)
-        // Asks for a hand-off, but never connects to the hand-off socket: after waiting for it,
-        // the daemon streams the bytes in data frames instead.
+        // Asks for a hand-off, but never connects to the hand-off socket when the daemon says
+        // `attach`: after waiting for it, the daemon streams the bytes in data frames instead.
         try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": [], "handoff": true], requestID: 1)
+        let attach = try XCTUnwrap(try client.receiveSkippingProgress())
+        XCTAssertEqual(attach.op, "attach", "the daemon asks the destination to attach its hand-off socket")
+        XCTAssertEqual(attach.requestID, 1)
         let header = try XCTUnwrap(try client.receiveSkippingProgress())
         XCTAssertEqual(header.op, "representation")
         XCTAssertNil(header.json?["handoff"])
@@ -73,6 +91,22 @@ final class HandoffTests: IntegrationTestCase {
         }
         XCTAssertEqual(Data(received), try Data(contentsOf: URL(fileURLWithPath: file)))
         XCTAssertNotNil(source.waitForLine { $0.contains("loading for") && !$0.contains(handedOff) })
+    }
+
+    func testALoadOfAStoredItemNeverAsksForTheHandoffSocket() throws {
+        try pbOK("copy", stdin: Data("stored bytes".utf8))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        defer { client.close() }
+        XCTAssertNotNil(try client.hello().json?["handoff"], "the daemon offers hand-off")
+        // The daemon holds these bytes itself: it answers at once, in-band, without `attach`, so a
+        // `pb paste` of a stored item makes no second connection.
+        try client.sendMessage(["op": "read", "pasteboard": "general", "item": 0, "accept": [], "handoff": true], requestID: 1)
+        let header = try XCTUnwrap(try client.receiveSkippingProgress())
+        XCTAssertEqual(header.op, "representation")
+        XCTAssertNil(header.json?["handoff"])
+        let data = try XCTUnwrap(try client.receiveSkippingProgress())
+        XCTAssertEqual(data.kind, 2)
+        XCTAssertEqual(String(decoding: data.payload, as: UTF8.self), "stored bytes")
     }
 
     func testTheHandoffSocketIsPrivateAndIgnoresAWrongToken() throws {

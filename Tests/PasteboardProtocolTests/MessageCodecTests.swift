@@ -38,6 +38,7 @@ final class MessageCodecTests: XCTestCase {
         .size(SizeDeclaration(bytes: 9)),
         .released(Released(promises: [1, 3])),
         .relinquish,
+        .attach,
         .hello(Hello(client: "gallery", pid: 7, app: "com.example.gallery")),
         .drag(DragRequest(items: [ItemInfo(representations: [RepresentationInfo(type: "public.png", promise: 1)])], allow: [.copy, .move], restricted: true, localContext: "{}", timeout: 2.5)),
         .add(AddItemsRequest(session: 3, items: [ItemInfo(representations: [RepresentationInfo(type: "public.utf8-plain-text", size: 2)])])),
