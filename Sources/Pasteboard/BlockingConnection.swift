@@ -22,9 +22,16 @@ import PasteboardTypes
 /// `PasteboardError.daemonUnreachable` and the caller may fall back to
 /// `PasteboardConnection.withConnection`, which does.
 public final class BlockingConnection {
-    /// What the daemon said in its `welcome`.
-    public private(set) var welcome: Welcome
+    /// What the daemon said in its `welcome`, read when first needed: `hello` goes out with the
+    /// first request, in one write, so a `pb paste` waits for the daemon once, not twice.
+    /// Throws what `init` threw before (see there) when the handshake fails.
+    public var welcome: Welcome {
+        get throws(PasteboardError) { try completeHandshake() }
+    }
+    /// The `welcome`, once it has arrived.
+    private var handshake: Welcome?
     private let socket: Int32
+    private let socketPath: String
     /// Bytes read from the socket and not yet decoded into frames.
     private var inbound = ByteBufferAllocator().buffer(capacity: 64 << 10)
     private var outbound = ByteBufferAllocator().buffer(capacity: 4 << 10)
@@ -32,8 +39,13 @@ public final class BlockingConnection {
     /// The hand-off socket: not tried yet (outer nil), or attached or not possible.
     private var handoffChannel: HandoffChannel??
 
-    /// Connects to the daemon at `socketPath` and performs the handshake as `clientName`.
-    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to.
+    /// Connects to the daemon at `socketPath` and queues the handshake as `clientName`: `hello`
+    /// goes out with the first request, and the daemon's answer is read after it.
+    ///
+    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to. A
+    /// daemon that closes the connection before it answers `hello` (it is shutting down) makes
+    /// the first request throw `daemonUnreachable` too, having done nothing; one that refuses
+    /// the `hello` makes it throw the daemon's error.
     public init(
         socketPath: String = SocketLocation.currentSocketPath(),
         clientName: String
@@ -43,25 +55,39 @@ public final class BlockingConnection {
             throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: String(cString: strerror(errno)))
         }
         socket = fd
+        self.socketPath = socketPath
         // The daemon may close a connection whose data we no longer want: that is an error to
         // report, not a reason to die of SIGPIPE.
         pasteboard_ignore_sigpipe()
-        welcome = Welcome(daemon: "", pid: 0, maxFrameLength: ProtocolLimits.minimumMaxFrameLength, window: 0)
+        queue(.message(.hello(Hello(client: clientName, pid: getpid())), requestID: 0))
+    }
+
+    /// The window and frame length the daemon has announced, or, before its `welcome`, those
+    /// every daemon allows.
+    private var limits: (window: Int, maxFrameLength: Int) {
+        handshake.map { ($0.window, $0.maxFrameLength) } ?? (ProtocolLimits.minimumWindow, ProtocolLimits.minimumMaxFrameLength)
+    }
+
+    /// The daemon's `welcome`, reading it (after sending what is queued, `hello` included) when
+    /// it has not arrived yet.
+    @discardableResult
+    private func completeHandshake() throws(PasteboardError) -> Welcome {
+        if let handshake { return handshake }
         // A daemon that refuses us (another uid) may answer and close before our hello is
         // written: its error frame, if it arrived, says more than the failed write.
-        let helloFailure: PasteboardError?
-        do {
-            try send(.hello(Hello(client: clientName, pid: getpid())), on: 0)
-            helloFailure = nil
-        } catch {
-            helloFailure = error
-        }
+        var writeFailure: PasteboardError?
+        do { try writeOutbound() } catch { writeFailure = error }
         let reply: Frame
-        // (Every stored property is set: a throw from here on runs deinit, which closes the socket.)
         do {
             reply = try nextFrame(maxFrameLength: ProtocolLimits.defaultMaxFrameLength, interrupt: nil)
         } catch {
-            throw helloFailure ?? error
+            // Closed without a word: the daemon read nothing of ours (it answers hello before it
+            // reads on), so the caller may go to another daemon.
+            let reason = switch writeFailure ?? error as? PasteboardError {
+            case .connectionLost(let reason)?: reason
+            default: "\(writeFailure ?? error)"
+            }
+            throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: "it closed the connection before answering hello (\(reason))")
         }
         let answer: Message
         do {
@@ -70,13 +96,14 @@ public final class BlockingConnection {
             throw PasteboardError.daemon(error)
         }
         switch answer {
-        case .welcome(let value) where value.version == ProtocolVersion.current:
-            welcome = value
-        case .welcome(let value):
+        case .welcome(let value) where value.version == ProtocolVersion.current && reply.requestID == 0:
+            handshake = value
+            return value
+        case .welcome(let value) where reply.requestID == 0:
             throw PasteboardError.daemon(ProtocolError(
                 .versionMismatch, "pasteboardd speaks protocol version \(value.version), this client \(ProtocolVersion.current)"
             ))
-        case .error(let error):
+        case .error(let error) where reply.requestID == 0:
             throw PasteboardError.daemon(error)
         default:
             throw PasteboardError.connectionLost("the daemon did not answer hello with welcome")
@@ -91,7 +118,7 @@ public final class BlockingConnection {
     /// when the daemon offers none or it cannot be attached.
     private var handoff: HandoffChannel? {
         if let handoffChannel { return handoffChannel }
-        let attached = welcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: welcome.pid) }
+        let attached = handshake?.handoff.flatMap { HandoffChannel.attach($0, daemonPID: handshake!.pid) }
         handoffChannel = .some(attached)
         return attached
     }
@@ -113,11 +140,12 @@ public final class BlockingConnection {
         chunk: (ByteBuffer) throws -> Void
     ) throws -> RepresentationHeader {
         let id = openRequest()
+        // Before the welcome the daemon's offer is unknown: a daemon that made none ignores `handoff`.
         let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue),
-                                  handoff: HandoffChannel.mayAsk(welcome) ? true : nil)
+                                  handoff: handshake.map(HandoffChannel.mayAsk) ?? HandoffChannel.isEnabled ? true : nil)
         do {
             try send(.read(request), on: id)
-            var stream = ReadStream(window: welcome.window)
+            var stream = ReadStream(window: try completeHandshake().window)
             while true {
                 let frame = try nextFrame(for: id, interrupt: interrupt)
                 switch frame.kind {
@@ -207,25 +235,32 @@ public final class BlockingConnection {
         // The request and its bytes gather in `outbound` and go out in one write where the credit
         // allows: before waiting for the daemon, and at the end.
         queue(.message(.write(WriteRequest(pasteboard: pasteboard, items: infos, expire: expiry?.protocolSeconds)), requestID: id))
-        var credit = welcome.window
-        let limit = min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
+        // The credit left is the window (before the welcome, the least every daemon allows) plus
+        // the daemon's grants, less the data bytes sent.
+        var granted = 0, sent = 0
+        var credit: Int { limits.window + granted - sent }
+        var limit: Int { min(ProtocolLimits.preferredChunkSize, limits.maxFrameLength) - ProtocolLimits.headerLength }
         /// Whether the request has gone out: until then the daemon cannot have answered it, and
         /// looking for an answer would cost a system call for nothing.
         var requestSent = false
         /// The daemon's next message on the write other than credit, which is counted; nil
         /// once credit came or, when not `waiting`, no whole frame has arrived.
         func answer(waiting: Bool) throws -> Message? {
+            var waiting = waiting
             if waiting {
                 try writeOutbound()
                 requestSent = true
+                if handshake == nil {
+                    try completeHandshake()
+                    waiting = credit == 0  // the real window may leave credit: send on
+                }
             }
-            var waiting = waiting
             while let frame = try waiting ? nextFrame(for: id, interrupt: nil) : arrivedFrame(for: id) {
                 guard frame.kind == .message else { continue }
                 let message: Message
                 do { message = try frame.decodeMessage() } catch { throw PasteboardError.daemon(error) }
                 guard case .credit(let grant) = message else { return message }
-                credit += grant.bytes
+                granted += grant.bytes
                 waiting = false  // take what else has arrived, then send on
             }
             return nil
@@ -246,7 +281,7 @@ public final class BlockingConnection {
                         }
                         guard credit > 0 else { continue }
                         let size = min(limit, credit, remaining.readableBytes)
-                        credit -= size
+                        sent += size
                         let slice = remaining.readSlice(length: size)!
                         // The last bytes carry END, where a frame of their own would cost a write.
                         queue(.data(slice, requestID: id, end: index == filled.count - 1 && remaining.readableBytes == 0))
@@ -302,8 +337,9 @@ public final class BlockingConnection {
     /// The next frame for request `id`; frames of other requests (the daemon's notifications)
     /// are skipped. Throws `connectionLost` when the daemon closes the connection.
     private func nextFrame(for id: UInt32, interrupt: Int32?) throws -> Frame {
+        let maxFrameLength = try completeHandshake().maxFrameLength
         while true {
-            let frame = try nextFrame(maxFrameLength: welcome.maxFrameLength, interrupt: interrupt)
+            let frame = try nextFrame(maxFrameLength: maxFrameLength, interrupt: interrupt)
             if frame.requestID == id { return frame }
             if frame.requestID == 0, frame.kind == .message, case .error(let error)? = try? frame.decodeMessage() {
                 throw PasteboardError.daemon(error)
@@ -311,10 +347,12 @@ public final class BlockingConnection {
         }
     }
 
-    /// A frame for request `id` that has already arrived, without waiting; nil when there is none.
+    /// A frame for request `id` that has already arrived, without waiting; nil when there is
+    /// none, or when the handshake is not complete (its answer is read when waiting).
     private func arrivedFrame(for id: UInt32) throws -> Frame? {
+        guard let handshake else { return nil }
         while true {
-            if let frame = try decodeFrame(maxFrameLength: welcome.maxFrameLength) {
+            if let frame = try decodeFrame(maxFrameLength: handshake.maxFrameLength) {
                 if frame.requestID == id { return frame }
                 continue
             }

@@ -33,7 +33,7 @@ final class HandoffChannel: Sendable {
     }
 
     /// False when `PASTEBOARD_HANDOFF=0` turns hand-off off for this process.
-    private static var isEnabled: Bool {
+    static var isEnabled: Bool {
         SocketLocation.environmentValue("PASTEBOARD_HANDOFF") != "0"
     }
 

@@ -35,7 +35,7 @@ extension ConfigurationKey {
         "max-frame-length", \.maxFrameLength,
         minimum: ProtocolLimits.minimumMaxFrameLength, maximum: ProtocolLimits.defaultMaxFrameLength, needsRestart: true)
     /// `window`: the flow-control window per transfer (needs a restart).
-    public static let window = size("window", \.window, minimum: ProtocolLimits.minimumMaxFrameLength, needsRestart: true)
+    public static let window = size("window", \.window, minimum: ProtocolLimits.minimumWindow, needsRestart: true)
     /// `no-handoff`: `yes` offers no descriptor hand-off (needs a restart).
     public static let noHandoff = flag("no-handoff", \.handoff, inverted: true, needsRestart: true)
 }

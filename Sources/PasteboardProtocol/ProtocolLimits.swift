@@ -16,6 +16,9 @@ public enum ProtocolLimits {
     public static let minimumMaxFrameLength = 64 << 10
     /// The default flow-control window per request and direction, in data bytes.
     public static let defaultWindow = 4 << 20
+    /// Every daemon's window is at least this: a client may send this much of a stream's data
+    /// before the `welcome` that gives the real window has arrived.
+    public static let minimumWindow = 64 << 10
     /// The chunk size senders of bulk data use (well under the frame limit).
     public static let preferredChunkSize = 256 << 10
     /// Request ids at or above this value are started by the daemon, below by the client.

@@ -58,13 +58,18 @@ enum QuickInvocation {
 
     /// Runs the invocation on this thread through a `BlockingConnection`: no event loop and no
     /// worker threads to start, which is most of a 16-byte paste's cost. Returns nil when done;
-    /// when no daemon answers, returns what is left to do through `PasteboardConnection`, which
-    /// starts the daemon (stdin, once read, is carried over).
+    /// when no daemon answers (none listens, or it closes the connection before its welcome),
+    /// returns what is left to do through `PasteboardConnection`, which starts the daemon
+    /// (stdin, once read, is carried over).
     func runBlocking() throws -> (@Sendable () async throws -> Void)? {
         switch self {
         case .paste(let job):
             guard let connection = Self.connect() else { return job.run }
-            try job.run(on: connection)
+            do {
+                try job.run(on: connection)
+            } catch PasteboardError.daemonUnreachable {
+                return job.run  // closed before its welcome (shutting down): nothing was done
+            }
         case .copyStandardInput(let pasteboard, let type, let sensitive):
             // Without -t only the sniffing needs types, and it builds the registry only when the
             // user declares types of their own.
@@ -73,8 +78,13 @@ enum QuickInvocation {
             }
             var item = try ItemArguments.stdinItem(type: explicitType, sniff: TypeRegistry.sniffWithProcessEnvironment)
             if sensitive { item.isSensitive = true }
-            guard let connection = Self.connect() else { return { [item] in try await Copy.copy([item], to: pasteboard) } }
-            try connection.setItems([item], on: pasteboard)
+            let fallback: @Sendable () async throws -> Void = { [item] in try await Copy.copy([item], to: pasteboard) }
+            guard let connection = Self.connect() else { return fallback }
+            do {
+                try connection.setItems([item], on: pasteboard)
+            } catch PasteboardError.daemonUnreachable {
+                return fallback  // closed before its welcome (shutting down): nothing was written
+            }
         }
         return nil
     }

@@ -25,6 +25,39 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(try client.drainUntilClosed(), [])
     }
 
+    func testRequestsMayFollowHelloWithoutWaitingForWelcome() throws {
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        // hello, a write with its bytes (within the 65536 bytes every window allows) and a read,
+        // all in one send: the daemon answers hello first, then each request in order.
+        let write = try RawClient.message([
+            "op": "write", "pasteboard": "general", "items": [["representations": [["type": "public.utf8-plain-text", "size": 9]]]],
+        ], requestID: 1)
+        let bytes = RawClient.frame(kind: 2, flags: 1, requestID: 1, payload: Array("pipelined".utf8))
+        let read = try RawClient.message(["op": "read", "pasteboard": "general", "item": 0, "accept": []], requestID: 2)
+        try client.sendRaw(try RawClient.helloMessage() + write + bytes + read)
+        let welcome = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(welcome.op, "welcome")
+        let ok = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(ok.op, "ok", "\(ok.json ?? [:])")
+        XCTAssertEqual(ok.requestID, 1)
+        let header = try XCTUnwrap(try client.receiveSkippingProgress())
+        XCTAssertEqual(header.op, "representation")
+        XCTAssertEqual(header.requestID, 2)
+        let data = try XCTUnwrap(try client.receiveSkippingProgress())
+        XCTAssertEqual(String(decoding: data.payload, as: UTF8.self), "pipelined")
+    }
+
+    func testARefusedHelloDoesNothingOfWhatFollowedIt() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        let clear = try RawClient.message(["op": "clear", "pasteboard": "general"], requestID: 1)
+        try client.sendRaw(try RawClient.helloMessage(version: 99) + clear)
+        let reply = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(reply.json?["code"] as? String, "version-mismatch")
+        XCTAssertEqual(try client.drainUntilClosed(), [], "nothing answers the clear")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept")
+    }
+
     func testRequestsBeforeHelloAreRefused() throws {
         let client = try RawClient(socketPath: sandbox.socketPath)
         try client.sendMessage(["op": "list", "pasteboard": "general"], requestID: 1)

@@ -54,22 +54,37 @@ final class RawClient {
         }
     }
 
-    func send(kind: UInt8, flags: UInt8 = 0, requestID: UInt32, payload: [UInt8]) throws {
+    /// A frame's bytes, header and payload.
+    static func frame(kind: UInt8, flags: UInt8 = 0, requestID: UInt32, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
         let length = UInt32(6 + payload.count)
         bytes += withUnsafeBytes(of: length.bigEndian, Array.init)
         bytes += [kind, flags]
         bytes += withUnsafeBytes(of: requestID.bigEndian, Array.init)
         bytes += payload
-        try sendRaw(bytes)
+        return bytes
+    }
+
+    /// A message frame's bytes.
+    static func message(_ object: [String: Any], requestID: UInt32) throws -> [UInt8] {
+        frame(kind: 1, requestID: requestID, payload: Array(try JSONSerialization.data(withJSONObject: object)))
+    }
+
+    /// The `hello` this client sends.
+    static func helloMessage(version: Int = 1) throws -> [UInt8] {
+        try message(["op": "hello", "version": version, "client": "raw-test", "pid": Int(getpid())], requestID: 0)
+    }
+
+    func send(kind: UInt8, flags: UInt8 = 0, requestID: UInt32, payload: [UInt8]) throws {
+        try sendRaw(Self.frame(kind: kind, flags: flags, requestID: requestID, payload: payload))
     }
 
     func sendMessage(_ object: [String: Any], requestID: UInt32) throws {
-        try send(kind: 1, requestID: requestID, payload: Array(try JSONSerialization.data(withJSONObject: object)))
+        try sendRaw(Self.message(object, requestID: requestID))
     }
 
     func hello(version: Int = 1) throws -> Frame {
-        try sendMessage(["op": "hello", "version": version, "client": "raw-test", "pid": Int(getpid())], requestID: 0)
+        try sendRaw(Self.helloMessage(version: version))
         guard let frame = try receive() else { throw Failure(description: "closed during handshake") }
         return frame
     }
