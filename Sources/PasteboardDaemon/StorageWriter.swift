@@ -75,6 +75,8 @@ final class StorageWriter: Sendable {
         var fd: Int32 = -1
         /// Where the next record goes: the magic and the whole records.
         var end = JournalFile.headerLength
+        /// The file's size: from `end` on it holds written zeros (see `JournalFile.preallocation`).
+        var size = JournalFile.headerLength
         /// The pasteboards whose newest content is in the journal (not yet in their own files).
         var unwritten: [String: NamedPasteboard] = [:]
         /// The history entries whose newest content is in the journal, by sequence: their archives.
@@ -259,21 +261,39 @@ final class StorageWriter: Sendable {
             case .success(let (fd, end)):
                 journal.fd = fd
                 journal.end = end
+                journal.size = end
             case .failure(let failure):
                 return .failure(failure)
             }
         }
         let fd = journal.fd
+        let needed = journal.end + records.readableBytes
+        if needed > journal.size { preallocate(to: needed + JournalFile.preallocation, journal: &journal) }
         var failedErrno: Int32?
         if lseek(fd, off_t(journal.end), SEEK_SET) < 0 { failedErrno = errno }
         if failedErrno == nil { failedErrno = ArchiveFile.writeAll(fd, [records]) }
         if failedErrno == nil, fdatasync(fd) != 0 { failedErrno = errno }
         if let failedErrno {
             _ = ftruncate(fd, off_t(journal.end))
+            journal.size = journal.end
             return .failure(ArchiveFile.Failure(description: "cannot write \(journalPath): \(String(cString: strerror(failedErrno)))"))
         }
-        journal.end += records.readableBytes
+        journal.end = needed
+        journal.size = max(journal.size, needed)
         return .success(())
+    }
+
+    /// Extends the journal to `size` with written zeros (not `fallocate`, whose unwritten
+    /// extents would still change on the first write); the append's sync makes them last. On
+    /// failure (a full disk, a file size limit) the journal is cut back and the append grows it
+    /// by just its records, as far as that goes.
+    private func preallocate(to size: Int, journal: inout Journal) {
+        let zeros = ByteBuffer(repeating: 0, count: size - journal.size)
+        guard lseek(journal.fd, off_t(journal.size), SEEK_SET) >= 0, ArchiveFile.writeAll(journal.fd, [zeros]) == nil else {
+            _ = ftruncate(journal.fd, off_t(journal.size))
+            return
+        }
+        journal.size = size
     }
 
     /// Opens the journal, creating it when missing; returns it with where its valid part ends
@@ -347,6 +367,7 @@ final class StorageWriter: Sendable {
                 throw ArchiveFile.failure("empty", journalPath)
             }
             journal.end = JournalFile.headerLength
+            journal.size = JournalFile.headerLength
             journal.unwritten = [:]
             journal.unwrittenEntries = [:]
             journal.removedEntries = []
@@ -368,6 +389,7 @@ final class StorageWriter: Sendable {
                 guard case .success(let (fd, end)) = openJournal(validLength: validLength) else { return }
                 journal.fd = fd
                 journal.end = end
+                journal.size = end
             }
             for pasteboard in recovered.pasteboards { journal.unwritten[pasteboard.name] = pasteboard }
             for (sequence, archive) in recovered.entries { journal.unwrittenEntries[sequence] = [archive] }

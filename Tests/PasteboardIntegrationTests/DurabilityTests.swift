@@ -114,13 +114,16 @@ final class DurabilityTests: IntegrationTestCase {
         try pbOK("copy", "-p", "kept", stdin: Data("whole record".utf8))
         daemon.kill9()
         let journal = try FileHandle(forWritingTo: URL(fileURLWithPath: sandbox.stateDirectory + "/journal"))
-        try journal.seekToEnd()
+        // Where the next append would have gone: after the whole records, into the zeros the
+        // daemon writes ahead of them.
+        let end = try journalRecordsEnd()
+        try journal.seek(toOffset: UInt64(end))
         try journal.write(contentsOf: Data([0, 0, 4, 0]) + Data("PBSTATE1 and then the crash".utf8))
         try journal.close()
         daemon = try DaemonProcess.started(in: sandbox)
         XCTAssertEqual(try pbOK("paste", "-p", "kept").stdoutText, "whole record")
         XCTAssertTrue(daemon.log.contains("the journal ends in a write that was never acknowledged"), daemon.log)
-        XCTAssertTrue(daemon.log.contains("incomplete record at byte"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("at byte \(end)"), "the log says where the cut record starts: \(daemon.log)")
         try pbOK("copy", "-p", "after", stdin: Data("written after".utf8))
         try restart()
         XCTAssertEqual(try pbOK("paste", "-p", "after").stdoutText, "written after")
@@ -181,6 +184,18 @@ final class DurabilityTests: IntegrationTestCase {
         try restart()
         XCTAssertEqual(try changeCount("notes"), 2)
         XCTAssertEqual((try listing("notes")["items"] as? [Any])?.count, 0)
+    }
+
+    /// Where the journal's records end: the zeros the daemon writes ahead of them start there.
+    private func journalRecordsEnd() throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: sandbox.stateDirectory + "/journal")))
+        var offset = 8
+        while offset + 4 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if length == 0 { break }
+            offset += 4 + length
+        }
+        return offset
     }
 
     private func journalSize() throws -> Int {
