@@ -28,8 +28,11 @@ public final class BlockingConnection {
     public var welcome: Welcome {
         get throws(PasteboardError) { try completeHandshake() }
     }
-    /// The `welcome`, once it has arrived.
-    private var handshake: Welcome?
+    /// The `welcome`, once it has arrived (`isWelcomed`). Not an optional: a `Welcome?`'s
+    /// metadata is made at run time, by name, which costs a short-lived `pb` more than the
+    /// flag does.
+    private var handshakeWelcome = Welcome(daemon: "", pid: 0, maxFrameLength: ProtocolLimits.minimumMaxFrameLength, window: ProtocolLimits.minimumWindow)
+    private var isWelcomed = false
     private let socket: Int32
     private let socketPath: String
     /// Bytes read from the socket and not yet decoded into frames.
@@ -65,14 +68,14 @@ public final class BlockingConnection {
     /// The window and frame length the daemon has announced, or, before its `welcome`, those
     /// every daemon allows.
     private var limits: (window: Int, maxFrameLength: Int) {
-        handshake.map { ($0.window, $0.maxFrameLength) } ?? (ProtocolLimits.minimumWindow, ProtocolLimits.minimumMaxFrameLength)
+        (handshakeWelcome.window, handshakeWelcome.maxFrameLength)
     }
 
     /// The daemon's `welcome`, reading it (after sending what is queued, `hello` included) when
     /// it has not arrived yet.
     @discardableResult
     private func completeHandshake() throws(PasteboardError) -> Welcome {
-        if let handshake { return handshake }
+        if isWelcomed { return handshakeWelcome }
         // A daemon that refuses us (another uid) may answer and close before our hello is
         // written: its error frame, if it arrived, says more than the failed write.
         var writeFailure: PasteboardError?
@@ -97,7 +100,8 @@ public final class BlockingConnection {
         }
         switch answer {
         case .welcome(let value) where value.version == ProtocolVersion.current && reply.requestID == 0:
-            handshake = value
+            handshakeWelcome = value
+            isWelcomed = true
             return value
         case .welcome(let value) where reply.requestID == 0:
             throw PasteboardError.daemon(ProtocolError(
@@ -118,7 +122,7 @@ public final class BlockingConnection {
     /// when the daemon offers none or it cannot be attached.
     private var handoff: HandoffChannel? {
         if let handoffChannel { return handoffChannel }
-        let attached = handshake?.handoff.flatMap { HandoffChannel.attach($0, daemonPID: handshake!.pid) }
+        let attached = isWelcomed ? handshakeWelcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: handshakeWelcome.pid) } : nil
         handoffChannel = .some(attached)
         return attached
     }
@@ -142,7 +146,7 @@ public final class BlockingConnection {
         let id = openRequest()
         // Before the welcome the daemon's offer is unknown: a daemon that made none ignores `handoff`.
         let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue),
-                                  handoff: handshake.map(HandoffChannel.mayAsk) ?? HandoffChannel.isEnabled ? true : nil)
+                                  handoff: (isWelcomed ? HandoffChannel.mayAsk(handshakeWelcome) : HandoffChannel.isEnabled) ? true : nil)
         do {
             try send(.read(request), on: id)
             var stream = ReadStream(window: try completeHandshake().window)
@@ -244,15 +248,17 @@ public final class BlockingConnection {
         /// looking for an answer would cost a system call for nothing.
         var requestSent = false
         /// The daemon's next message on the write other than credit, which is counted; nil
-        /// once credit came or, when not `waiting`, no whole frame has arrived.
-        func answer(waiting: Bool) throws -> Message? {
+        /// once credit came or, when not `waiting`, no whole frame has arrived. Waiting reads
+        /// the welcome first, if it has not come; then, unless `untilAnswer` (all is sent), it
+        /// waits no further when the real window leaves credit.
+        func answer(waiting: Bool, untilAnswer: Bool = false) throws -> Message? {
             var waiting = waiting
             if waiting {
                 try writeOutbound()
                 requestSent = true
-                if handshake == nil {
+                if !isWelcomed {
                     try completeHandshake()
-                    waiting = credit == 0  // the real window may leave credit: send on
+                    if !untilAnswer { waiting = credit == 0 }  // the real window may leave credit: send on
                 }
             }
             while let frame = try waiting ? nextFrame(for: id, interrupt: nil) : arrivedFrame(for: id) {
@@ -295,7 +301,7 @@ public final class BlockingConnection {
         }
         try writeOutbound()
         var reply = early
-        while reply == nil { reply = try answer(waiting: true) }
+        while reply == nil { reply = try answer(waiting: true, untilAnswer: true) }
         switch reply! {
         case .ok(let ok): return ok.changeCount ?? 0
         case .error(let error): throw PasteboardError.daemon(error)
@@ -350,9 +356,9 @@ public final class BlockingConnection {
     /// A frame for request `id` that has already arrived, without waiting; nil when there is
     /// none, or when the handshake is not complete (its answer is read when waiting).
     private func arrivedFrame(for id: UInt32) throws -> Frame? {
-        guard let handshake else { return nil }
+        guard isWelcomed else { return nil }
         while true {
-            if let frame = try decodeFrame(maxFrameLength: handshake.maxFrameLength) {
+            if let frame = try decodeFrame(maxFrameLength: handshakeWelcome.maxFrameLength) {
                 if frame.requestID == id { return frame }
                 continue
             }

@@ -10,7 +10,7 @@ struct Run: AsyncParsableCommand {
         abstract: "Measure each scenario against its baseline and print the table (the default).",
         discussion: """
             Scenarios: small paste and small copy (whole-process time of pb against xsel on \
-            Xvfb), request rate (50 library clients, as tasks on PasteboardConnection and as threads \
+            Xvfb, one of each in turn), request rate (50 library clients, as tasks on PasteboardConnection and as threads \
             on BlockingConnection, against redis-benchmark SET/GET on a Unix socket, without and \
             with per-write fsync), large transfer (a 1 GiB lazy \
             representation through the daemon against a relay process, and through a handed-off \
@@ -74,14 +74,12 @@ struct Run: AsyncParsableCommand {
     }
 
     private func small() async throws -> [BenchRow] {
-        progress("small copy to a memory-only daemon, \(runs) runs")
         let memoryOnly = try await BenchDaemon.start(["--memory-only"])
-        let copyInMemory = try SmallCommands(daemon: memoryOnly, runs: runs).copyTime()
-        memoryOnly.stop()
+        defer { memoryOnly.stop() }
         let daemon = try await BenchDaemon.start()
         defer { daemon.stop() }
-        progress("small paste and copy, \(runs) runs each")
-        return try SmallCommands(daemon: daemon, runs: runs).rows(copyInMemory: copyInMemory)
+        progress("small paste and copy, durable and memory-only, and xsel, in turn, \(runs) runs each")
+        return try SmallCommands(daemon: daemon, memoryOnly: memoryOnly, runs: runs).rows()
     }
 
     private func rate() async throws -> [BenchRow] {

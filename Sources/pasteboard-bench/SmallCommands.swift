@@ -4,12 +4,34 @@ import Glibc
 
 /// Whole-process times of the commands a shell loop runs: `pb paste` and `pb copy` of a
 /// 16-byte item with the daemon warm, against `xsel -b -o` and `xsel -b -i` on Xvfb.
+///
+/// The commands run in turn, ours then its baseline, round after round (the pastes, then the
+/// copies), so both see the machine in the same state: on a shared virtual machine, whose speed
+/// drifts over seconds, timing 200 of one and then 200 of the other moved the ratios by a third
+/// between runs.
 struct SmallCommands {
+    /// The daemon as users run it, storing to disk.
     let daemon: BenchDaemon
+    /// A memory-only daemon, for the copy without the sync.
+    let memoryOnly: BenchDaemon
     /// Timed runs per command (after a few untimed ones), of which the median is reported.
     let runs: Int
 
     private var pb: String { Spawned.ownDirectory + "/pb" }
+
+    /// One command timed in turn with the others.
+    private struct Timed {
+        let command: [String]
+        var stdin = "/dev/null"
+        var environment: [String: String] = [:]
+        var times: [Duration] = []
+
+        mutating func run() throws {
+            let (status, elapsed) = try Spawned.time(command, stdin: stdin, environment: environment)
+            guard status == 0 else { throw BenchError("\(command.joined(separator: " ")) exited with status \(status)") }
+            times.append(elapsed)
+        }
+    }
 
     /// The sixteen bytes copied, in a file.
     private func input() -> String {
@@ -20,37 +42,62 @@ struct SmallCommands {
         return input
     }
 
-    /// The median time of `pb copy` alone (for a memory-only daemon: the copy without the sync).
-    func copyTime() throws -> Duration {
-        try median([pb, "copy"], stdin: input())
-    }
-
-    /// The rows of the small scenarios; `copyInMemory` is `copyTime()` measured against a
-    /// memory-only daemon, shown against the same baseline so the cost of the sync is visible.
-    func rows(copyInMemory: Duration) throws -> [BenchRow] {
+    /// The rows of the small scenarios: paste and copy against xsel, and the copy to the
+    /// memory-only daemon against the same baseline, so the cost of the sync is visible.
+    func rows() throws -> [BenchRow] {
         let input = input()
-        try require(Spawned.time([pb, "copy"], stdin: input).status, "pb copy")
-        let paste = try median([pb, "paste"])
-        let copy = try median([pb, "copy"], stdin: input)
-
-        var pasteBaseline: Duration?, copyBaseline: Duration?
+        let durable = ["PASTEBOARD_SOCKET": daemon.socketPath]
+        var paste = Timed(command: [pb, "paste"], environment: durable)
+        var copy = Timed(command: [pb, "copy"], stdin: input, environment: durable)
+        var copyInMemory = Timed(command: [pb, "copy"], stdin: input, environment: ["PASTEBOARD_SOCKET": memoryOnly.socketPath])
+        try copy.run()
+        try copyInMemory.run()
+        var pasteBaseline: Timed?, copyBaseline: Timed?
         var missing = ""
+        var server: XServer?
         switch XServer.start() {
-        case .success(let server):
-            defer { server.stop() }
-            setenv("DISPLAY", server.display, 1)
+        case .success(let started):
+            server = started
+            setenv("DISPLAY", started.display, 1)
             let xsel = Spawned.find("xsel")!
-            try require(Spawned.time([xsel, "-b", "-i"], stdin: input).status, "xsel -b -i")
-            pasteBaseline = try median([xsel, "-b", "-o"])
-            copyBaseline = try median([xsel, "-b", "-i"], stdin: input)
-            _ = try? Spawned.time([xsel, "-b", "-c"])  // ends the background xsel serving the selection
+            copyBaseline = Timed(command: [xsel, "-b", "-i"], stdin: input)
+            try copyBaseline?.run()  // something to paste
+            pasteBaseline = Timed(command: [xsel, "-b", "-o"])
         case .failure(let reason):
             missing = reason.description
         }
+        defer {
+            if let server {
+                _ = try? Spawned.time([Spawned.find("xsel")!, "-b", "-c"])  // ends the background xsel serving the selection
+                server.stop()
+            }
+        }
+        // Pastes first, all from the one xsel that owns the selection since the copy above (as
+        // in a loop of pastes), then the copies, each xsel -i leaving a new owner behind.
+        for round in 0..<(5 + runs) {
+            try paste.run()
+            try pasteBaseline?.run()
+            if round == 4 {  // the first five rounds warm up, untimed
+                paste.times = []
+                pasteBaseline?.times = []
+            }
+        }
+        for round in 0..<(5 + runs) {
+            try copy.run()
+            try copyBaseline?.run()
+            try copyInMemory.run()
+            if round == 4 {
+                copy.times = []
+                copyBaseline?.times = []
+                copyInMemory.times = []
+            }
+        }
+        let baselineOfPaste = pasteBaseline.map { Figure.median($0.times) }
+        let baselineOfCopy = copyBaseline.map { Figure.median($0.times) }
         return [
-            row("Small paste: `pb paste`, 16 bytes (median of \(runs))", paste, baseline: pasteBaseline, name: "xsel -b -o", missing: missing),
-            row("Small copy: `pb copy` from stdin, 16 bytes, synced to disk (median of \(runs))", copy, baseline: copyBaseline, name: "xsel -b -i", missing: missing),
-            row("Small copy to a memory-only daemon (no sync; median of \(runs))", copyInMemory, baseline: copyBaseline, name: "xsel -b -i", missing: missing),
+            row("Small paste: `pb paste`, 16 bytes (median of \(runs))", Figure.median(paste.times), baseline: baselineOfPaste, name: "xsel -b -o", missing: missing),
+            row("Small copy: `pb copy` from stdin, 16 bytes, synced to disk (median of \(runs))", Figure.median(copy.times), baseline: baselineOfCopy, name: "xsel -b -i", missing: missing),
+            row("Small copy to a memory-only daemon (no sync; median of \(runs))", Figure.median(copyInMemory.times), baseline: baselineOfCopy, name: "xsel -b -i", missing: missing),
         ]
     }
 
@@ -60,20 +107,5 @@ struct SmallCommands {
             scenario: scenario, ours: Figure.milliseconds(ours),
             baseline: baseline.map { "\(Figure.milliseconds($0)) (`\(name)`)" } ?? "— (\(missing))",
             ratio: ratio, goal: "≤ 1.0", met: ratio.map { $0 <= 1.0 })
-    }
-
-    private func median(_ command: [String], stdin: String = "/dev/null") throws -> Duration {
-        for _ in 0..<5 { try require(Spawned.time(command, stdin: stdin).status, command.joined(separator: " ")) }
-        var times: [Duration] = []
-        for _ in 0..<runs {
-            let (status, elapsed) = try Spawned.time(command, stdin: stdin)
-            try require(status, command.joined(separator: " "))
-            times.append(elapsed)
-        }
-        return Figure.median(times)
-    }
-
-    private func require(_ status: Int32, _ what: String) throws {
-        guard status == 0 else { throw BenchError("\(what) exited with status \(status)") }
     }
 }

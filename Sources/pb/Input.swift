@@ -61,10 +61,15 @@ enum Input {
     }
 
     /// The first `count` bytes across `chunks`.
+    ///
+    /// (`getBytes`, not appending a `readableBytesView` slice: that generic path instantiates
+    /// its iterator's metadata by name at run time, a third of a 16-byte `pb copy`'s
+    /// instructions in a static binary.)
     static func prefix(of chunks: [ByteBuffer], count: Int) -> [UInt8] {
         var result: [UInt8] = []
         for chunk in chunks where result.count < count {
-            result.append(contentsOf: chunk.readableBytesView.prefix(count - result.count))
+            let length = min(count - result.count, chunk.readableBytes)
+            result += chunk.getBytes(at: chunk.readerIndex, length: length) ?? []
         }
         return result
     }
