@@ -32,7 +32,8 @@ struct ClientConnection: Sendable {
                 guard let frames = connection.inbox else { return }
                 let writer = FrameWriter(outbox: connection.outbox)
                 let requests = RequestTable()
-                let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout)
+                let watchdog = ConnectionWatchdog(handshakeTimeout: configuration.handshakeTimeout, idleTimeout: configuration.idleTimeout,
+                                                  eventLoop: connection.channel.channel.eventLoop)
                 let watching = Task(executorPreference: executor) { [store, logger, connection] in
                     await watchdog.closeOnExpiry(connection.channel.channel, writer: writer, logger: logger) { source in
                         guard requests.isEmpty else { return true }

@@ -17,16 +17,20 @@ final class ConnectionWatchdog: Sendable {
     private let started: ContinuousClock.Instant
     private let handshakeTimeout: Double?
     private let idleTimeout: Double?
+    /// The connection's loop, whose timers the deadlines use (see `EventLoop.sleep(until:)`).
+    private let eventLoop: any EventLoop
     /// Finished when the handshake completes, waking the wait for it.
     private let handshake = AsyncStream.makeStream(of: Never.self)
 
-    /// Watches a connection accepted now, with the configuration's timeouts (nil: no limit).
-    init(handshakeTimeout: Double?, idleTimeout: Double?) {
+    /// Watches a connection accepted now, on `eventLoop`, with the configuration's timeouts
+    /// (nil: no limit).
+    init(handshakeTimeout: Double?, idleTimeout: Double?, eventLoop: any EventLoop) {
         let now = ContinuousClock.now
         started = now
         state = Mutex(State(lastActivity: now))
         self.handshakeTimeout = handshakeTimeout
         self.idleTimeout = idleTimeout
+        self.eventLoop = eventLoop
     }
 
     /// A frame arrived.
@@ -72,7 +76,7 @@ final class ConnectionWatchdog: Sendable {
                 let handshake = handshake.stream
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { for await _ in handshake {} }
-                    if let deadline { group.addTask { try? await Task.sleep(until: deadline) } }
+                    if let deadline { group.addTask { [eventLoop] in _ = await eventLoop.sleep(until: deadline) } }
                     await group.next()
                     group.cancelAll()
                 }
@@ -83,7 +87,7 @@ final class ConnectionWatchdog: Sendable {
                 continue
             }
             guard let idleTimeout else { return nil }
-            guard (try? await Task.sleep(until: lastActivity + .seconds(idleTimeout))) != nil else { return nil }
+            guard await eventLoop.sleep(until: lastActivity + .seconds(idleTimeout)) else { return nil }
             guard state.withLock({ $0.lastActivity == lastActivity }) else { continue }
             if await isBusy(source) {
                 noteActivity()

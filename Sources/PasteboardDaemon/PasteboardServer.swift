@@ -105,14 +105,19 @@ public final class PasteboardServer: Service, Sendable {
             try await withThrowingDiscardingTaskGroup { group in
                 try await serverChannel.executeThenClose { connections in
                     var nextID = 0
-                    for try await connection in connections {
-                        nextID += 1
-                        let id = nextID
-                        let framed = connection.take()
-                        let peer = connection.peer
-                        let executor = EventLoopTaskExecutor(framed.channel.channel.eventLoop)
-                        group.addTask(executorPreference: executor) {
-                            await self.serve(framed, peer: peer, id: id, handoff: handoff, executor: executor)
+                    // On the listening channel's loop, where connections are accepted: on the
+                    // global executor, each accepted connection woke a worker thread.
+                    let acceptor = EventLoopTaskExecutor(serverChannel.channel.eventLoop)
+                    try await withTaskExecutorPreference(acceptor) {
+                        for try await connection in connections {
+                            nextID += 1
+                            let id = nextID
+                            let framed = connection.take()
+                            let peer = connection.peer
+                            let executor = EventLoopTaskExecutor(framed.channel.channel.eventLoop)
+                            group.addTask(executorPreference: executor) {
+                                await self.serve(framed, peer: peer, id: id, handoff: handoff, executor: executor)
+                            }
                         }
                     }
                 }
