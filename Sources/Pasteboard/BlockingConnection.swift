@@ -148,7 +148,8 @@ public final class BlockingConnection {
         let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue),
                                   handoff: (isWelcomed ? HandoffChannel.mayAsk(handshakeWelcome) : HandoffChannel.isEnabled) ? true : nil)
         do {
-            try send(.read(request), on: id)
+            queue(.message(.read(request), requestID: id))
+            try flush()
             var stream = ReadStream(window: try completeHandshake().window)
             while true {
                 let frame = try nextFrame(for: id, interrupt: interrupt)
@@ -254,7 +255,7 @@ public final class BlockingConnection {
         func answer(waiting: Bool, untilAnswer: Bool = false) throws -> Message? {
             var waiting = waiting
             if waiting {
-                try writeOutbound()
+                try flush()
                 requestSent = true
                 if !isWelcomed {
                     try completeHandshake()
@@ -292,14 +293,14 @@ public final class BlockingConnection {
                         // The last bytes carry END, where a frame of their own would cost a write.
                         queue(.data(slice, requestID: id, end: index == filled.count - 1 && remaining.readableBytes == 0))
                         if outbound.readableBytes >= limit {
-                            try writeOutbound()
+                            try flush()
                             requestSent = true
                         }
                     }
                 }
             }
         }
-        try writeOutbound()
+        try flush()
         var reply = early
         while reply == nil { reply = try answer(waiting: true, untilAnswer: true) }
         switch reply! {
@@ -320,6 +321,17 @@ public final class BlockingConnection {
     private func send(_ message: Message, on id: UInt32) throws(PasteboardError) {
         queue(.message(message, requestID: id))
         try writeOutbound()
+    }
+
+    /// Sends what is queued. Before the welcome, a failed write (the daemon refused the `hello`
+    /// and closed) throws what the daemon said instead, when it said something.
+    private func flush() throws(PasteboardError) {
+        do {
+            try writeOutbound()
+        } catch where !isWelcomed {
+            try completeHandshake()
+            throw error
+        }
     }
 
     /// Adds `frame` to what the next `writeOutbound` sends.

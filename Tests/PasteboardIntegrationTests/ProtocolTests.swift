@@ -207,6 +207,15 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("serves uid 0 only"), result.stderr)
         XCTAssertFalse(result.stdoutText.contains("changeCount"), result.stdoutText)
+        // The quick paste and copy send their request with the hello, without waiting for the
+        // welcome: they report the daemon's refusal all the same, not a broken pipe.
+        for (arguments, stdin) in [(["paste"], Data()), (["copy"], Data("from a stranger".utf8))] {
+            let quick = try runTool("/usr/bin/setpriv", [
+                "--reuid=65534", "--regid=65534", "--clear-groups", Binaries.url("pb").path,
+            ] + arguments, stdin: stdin, environment: environment, in: sandbox)
+            XCTAssertEqual(quick.status, 1, "pb \(arguments[0]): \(quick.stderr)")
+            XCTAssertTrue(quick.stderr.contains("serves uid 0 only"), "pb \(arguments[0]): \(quick.stderr)")
+        }
         XCTAssertTrue(daemon.log.contains("refused connection from another user"), daemon.log)
         XCTAssertTrue(daemon.log.contains("peer.uid=65534"), daemon.log)
     }
