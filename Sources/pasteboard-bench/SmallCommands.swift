@@ -23,7 +23,7 @@ struct SmallCommands {
     private struct Timed {
         let command: [String]
         var stdin = "/dev/null"
-        var environment: [String: String] = [:]
+        var environment: ChildEnvironment?
         var times: [Duration] = []
 
         mutating func run() throws {
@@ -46,10 +46,10 @@ struct SmallCommands {
     /// memory-only daemon against the same baseline, so the cost of the sync is visible.
     func rows() throws -> [BenchRow] {
         let input = input()
-        let durable = ["PASTEBOARD_SOCKET": daemon.socketPath]
+        let durable = ChildEnvironment(setting: ["PASTEBOARD_SOCKET": daemon.socketPath])
         var paste = Timed(command: [pb, "paste"], environment: durable)
         var copy = Timed(command: [pb, "copy"], stdin: input, environment: durable)
-        var copyInMemory = Timed(command: [pb, "copy"], stdin: input, environment: ["PASTEBOARD_SOCKET": memoryOnly.socketPath])
+        var copyInMemory = Timed(command: [pb, "copy"], stdin: input, environment: ChildEnvironment(setting: ["PASTEBOARD_SOCKET": memoryOnly.socketPath]))
         try copy.run()
         try copyInMemory.run()
         var pasteBaseline: Timed?, copyBaseline: Timed?

@@ -9,10 +9,10 @@ struct Spawned {
 
     /// Starts `arguments[0]` (a path) with `arguments`. `stdin` is a file to read from (default
     /// /dev/null); stdout and stderr go to `output` (default /dev/null). `descriptors` maps
-    /// descriptors of ours to the numbers the child sees them as. `environment` sets variables
-    /// for the child over this process's.
+    /// descriptors of ours to the numbers the child sees them as. `environment`, when given, is
+    /// the child's instead of this process's.
     static func start(_ arguments: [String], stdin: String = "/dev/null", output: String = "/dev/null",
-                      descriptors: [(ours: Int32, theirs: Int32)] = [], environment: [String: String] = [:]) throws -> Spawned {
+                      descriptors: [(ours: Int32, theirs: Int32)] = [], environment: ChildEnvironment? = nil) throws -> Spawned {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -23,22 +23,8 @@ struct Spawned {
         var argv = arguments.map { strdup($0) }
         argv.append(nil)
         defer { for pointer in argv { free(pointer) } }
-        var envp: [UnsafeMutablePointer<CChar>?] = []
-        if !environment.isEmpty {
-            var entry = environ
-            while let variable = entry.pointee {
-                let name = String(cString: variable).prefix { $0 != "=" }
-                if environment[String(name)] == nil { envp.append(strdup(variable)) }
-                entry += 1
-            }
-            for (name, value) in environment { envp.append(strdup("\(name)=\(value)")) }
-            envp.append(nil)
-        }
-        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        let status = environment.isEmpty
-            ? posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-            : posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
+        let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environment?.variables ?? environ)
         guard status == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
         return Spawned(pid: pid)
     }
@@ -65,7 +51,7 @@ struct Spawned {
     }
 
     /// Runs `arguments` to completion and returns how long the whole process took.
-    static func time(_ arguments: [String], stdin: String = "/dev/null", environment: [String: String] = [:]) throws -> (status: Int32, elapsed: Duration) {
+    static func time(_ arguments: [String], stdin: String = "/dev/null", environment: ChildEnvironment? = nil) throws -> (status: Int32, elapsed: Duration) {
         let clock = ContinuousClock()
         let started = clock.now
         let status = try start(arguments, stdin: stdin, environment: environment).wait()
