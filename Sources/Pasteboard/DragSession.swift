@@ -23,6 +23,7 @@ public struct DragSession: Sendable {
     public let events: AsyncThrowingStream<DragEvent, any Error>
     private let connection: PasteboardConnection
     private let requestID: UInt32
+    private let ending: Task<DragEvent?, Never>
 
     /// Begins a session with `items` (best representation first in each), allowing `operations`.
     /// With `restrictedToApp`, only clients of this connection's application see and drop it;
@@ -61,41 +62,50 @@ public struct DragSession: Sendable {
         self.events = events
         let frames = sent.frames
         let id = sent.id
-        let task = Task {
+        // Reads the session's frames until its end, which it returns (nil when the connection
+        // ended first). It outlives a consumer that stops listening: that abandons the session,
+        // and the daemon's answer to the `cancel` still comes here.
+        self.ending = Task {
             defer { connection.closeRequest(id) }
             do {
                 for try await frame in frames where frame.kind == .message {
-                    let message = try frame.decodeMessage()
-                    guard let event = DragEvent(message) else { continue }
+                    guard let event = DragEvent(try frame.decodeMessage()) else { continue }
                     continuation.yield(event)
                     if event.isTerminal {
                         continuation.finish()
-                        return
+                        return event
                     }
                 }
-                // Cancelled: the consumer stopped listening (and the stream's own end is under way).
-                continuation.finish(throwing: Task.isCancelled ? nil : PasteboardError.connectionLost("the daemon closed the connection during the drag"))
+                continuation.finish(throwing: PasteboardError.connectionLost("the daemon closed the connection during the drag"))
             } catch {
-                continuation.finish(throwing: Task.isCancelled ? nil : error)
+                continuation.finish(throwing: error)
             }
+            return nil
         }
         continuation.onTermination = { termination in
-            // The consuming task was cancelled: the source abandons the drag.
+            // The consumer stopped listening: the source abandons the drag.
             if case .cancelled = termination { connection.cancelInBackground(id) }
-            task.cancel()
         }
     }
 
     /// Waits for the session's end, handing every event to `observe` (the terminal one too), and
     /// returns the terminal event. When the task is cancelled first, the session is abandoned and
-    /// its `.cancelled` end is returned.
+    /// the end the daemon answers with is handed to `observe` and returned (`.cancelled`, unless
+    /// a drop came first).
     public func outcome(observing observe: (DragEvent) -> Void = { _ in }) async throws -> DragEvent {
         var iterator = events.makeAsyncIterator()
-        while let event = try await withTaskCancellationHandler(operation: { try await iterator.next() }, onCancel: { cancel() }) {
+        // A cancelled task ends the stream, whose termination sends the `cancel`.
+        while let event = try await iterator.next() {
             observe(event)
             if event.isTerminal { return event }
         }
-        if Task.isCancelled { return .cancelled("the drag was abandoned") }
+        if Task.isCancelled {
+            // Abandoned: the daemon's answer to the cancel is the end (a drop may have come
+            // first). Waiting for it also keeps the cancel from being lost to an exit.
+            let end = await ending.value ?? .cancelled("the drag was abandoned")
+            observe(end)
+            return end
+        }
         throw PasteboardError.connectionLost("the drag's events ended without an outcome")
     }
 

@@ -100,6 +100,9 @@ public final class PasteboardConnection: Sendable {
     ) async throws -> Result {
         let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
         let router = FrameRouter(daemonRequests: daemonRequestSink)
+        // Open before connecting: a daemon that refuses us (another uid) answers at once, and a
+        // frame for a request not yet open would be dropped.
+        let handshake = router.open(0, window: nil)
         let connected: FramedChannel
         do {
             connected = try await connect(socketPath, router: router)
@@ -130,7 +133,6 @@ public final class PasteboardConnection: Sendable {
                     daemonRequestSink.finish()
                 }
                 defer { group.cancelAll() }
-                let handshake = router.open(0, window: nil)
                 // A daemon that refuses us (another uid) may answer and close before our hello is
                 // written: its error frame, if it arrived, says more than the failed write.
                 var helloFailure: (any Error)?

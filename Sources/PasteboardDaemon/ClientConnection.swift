@@ -436,7 +436,10 @@ struct ClientConnection: Sendable {
         let store = store
         let session = participation.info.id
         _ = requests.reserve(id, window: nil, stop: {
-            Task { await store.leave(session, participant: participation.participant, client: source) }
+            // Whether the client cancelled or went away is decided now, in the order its frames
+            // came, not when the store gets to it (by then a client that cancelled and quit is gone).
+            let wentAway = source.isDisconnected
+            Task { await store.leave(session, participant: participation.participant, client: source, wentAway: wentAway) }
         })
         requests.attach(Task(executorPreference: executor) {
             do {

@@ -42,12 +42,12 @@ extension PasteboardStore {
         return join(id, as: client)
     }
 
-    /// `client` stops listening to session `id` (its request was cancelled). When it began the
-    /// session, the session ends cancelled: the source abandoned it.
-    func leave(_ id: Int, participant: Int, client: SourceConnection) {
+    /// `client` stops listening to session `id` (it cancelled its request, or `wentAway`). When
+    /// it began the session, the session ends cancelled: the source abandoned it.
+    func leave(_ id: Int, participant: Int, client: SourceConnection, wentAway: Bool) {
         guard var session = sessions[id] else { return }
         if session.source === client {
-            let reason = client.isDisconnected ? "its source, \(client), went away" : "\(client) abandoned the drag"
+            let reason = wentAway ? "its source, \(client), went away" : "\(client) abandoned the drag"
             end(id, SessionEnd(outcome: .cancelled, message: reason))
             return
         }

@@ -112,6 +112,9 @@ final class DragSessionTests: DragDropTestCase {
         let end = try outcome(of: source)
         XCTAssertEqual(end.status, 1)
         XCTAssertEqual(end.stdout, "cancelled", "\(source.stderrLines)")
+        // pb waited for the daemon to confirm the abandonment: its cancel cannot be lost to its exit.
+        XCTAssertTrue(source.stderrLines.contains { $0.contains("cancelled: pb (pid") && $0.hasSuffix("abandoned the drag") },
+                      "\(source.stderrLines)")
         let late = try pb("drop", "--session", String(id))
         XCTAssertEqual(late.status, 1)
         XCTAssertTrue(late.stderr.contains("drag session \(id) already ended: cancelled: pb (pid"), late.stderr)

@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import Pasteboard
+import XCTest
+
+/// The client library against a daemon that refuses every connection the moment it accepts it
+/// (as pasteboardd refuses another uid, or a connection over its limit): the refusal must
+/// reach the caller, whatever the client was doing when it arrived.
+final class RefusingDaemonTests: XCTestCase {
+    func testARefusalSentBeforeTheHelloReachesTheCaller() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let refusals = 200
+        let daemon = try RefusingListener(path: sandbox.path("refusing.sock"), refusals: refusals)
+        defer { daemon.stop() }
+        for attempt in 1...refusals {
+            do {
+                try await PasteboardConnection.withConnection(socketPath: daemon.path, clientName: "tests", autoStart: false) { _ in }
+                XCTFail("attempt \(attempt): connected to a daemon that refuses everyone")
+            } catch PasteboardError.daemon(let error) {
+                XCTAssertEqual(error.code, .permissionDenied, "attempt \(attempt)")
+                XCTAssertEqual(error.message, "pasteboardd serves uid 12345 only", "attempt \(attempt)")
+            } catch {
+                XCTFail("attempt \(attempt): \(error)")
+            }
+        }
+    }
+}
+
+/// A listening socket whose every connection gets a `permission-denied` error frame at once,
+/// before anything is read from it, and is closed.
+private final class RefusingListener: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+    private let thread: Thread
+
+    init(path: String, refusals: Int) throws {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
+            throw RawClient.Failure(description: "cannot listen on \(path): \(String(cString: strerror(errno)))")
+        }
+        self.fd = fd
+        let refusal = try RawClient.message(
+            ["op": "error", "code": "permission-denied", "message": "pasteboardd serves uid 12345 only"], requestID: 0)
+        thread = Thread {
+            for _ in 0..<refusals {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                _ = refusal.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(client)
+            }
+        }
+        thread.start()
+    }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+}
