@@ -16,7 +16,7 @@ import Synchronization
 /// configuration can change while it runs (``apply(_:)``).
 public final class PasteboardServer: Service, Sendable {
     /// The daemon's name and release, sent in `welcome`.
-    public static let daemonName = "pasteboardd 0.1.0"
+    public static let daemonName = "pasteboardd \(PasteboardRelease.version)"
 
     private let live: LiveConfiguration
     private let store: PasteboardStore

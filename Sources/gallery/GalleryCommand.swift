@@ -1,5 +1,6 @@
 import ArgumentParser
 import PasteboardCLI
+import PasteboardProtocol
 
 /// `gallery`: the seeds' Image Gallery as a command-line app. Images live in a gallery file;
 /// they are dragged out to other processes and dropped in from them through pasteboardd.
@@ -17,6 +18,7 @@ struct GalleryCommand: AsyncParsableCommand {
             Exit status: 0 success, 1 failure (or a drag that was not dropped), 2 usage error, \
             3 daemon unreachable, 130 interrupted.
             """,
+        version: PasteboardRelease.version,
         subcommands: [Add.self, ListImages.self, Move.self, DragImages.self, DropImages.self, Trash.self]
     )
 

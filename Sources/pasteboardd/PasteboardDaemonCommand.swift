@@ -23,7 +23,8 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             Settings come from $XDG_CONFIG_HOME/pasteboard/pasteboardd.conf (key = value, the keys being \
             the long options below without dashes), and options given here win over the file. SIGHUP \
             reloads the file; SIGTERM and SIGINT shut the daemon down gracefully. Sizes take K, M or G.
-            """
+            """,
+        version: PasteboardRelease.version
     )
 
     /// The exit status for a configuration file that is missing (`--config`), unreadable or wrong (EX_CONFIG).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Pasteboard
 import PasteboardCLI
+import PasteboardProtocol
 
 /// `pb`: copy and paste through pasteboardd from the shell.
 @main
@@ -14,6 +15,7 @@ struct PB: AsyncParsableCommand {
 
             Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable.
             """,
+        version: PasteboardRelease.version,
         subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self]
     )
 

@@ -76,8 +76,9 @@ struct CommandOption {
     let abstract: String
     let defaultValue: String?
 
-    /// True for `-h, --help`, which every command has.
-    var isHelp: Bool { names.contains("--help") }
+    /// True for `-h, --help` and `--version`, which swift-argument-parser gives every command:
+    /// a usage may leave them out, and one paragraph of OPTIONS documents each.
+    var isStandard: Bool { names.contains("--help") || names.contains("--version") }
 
     /// The names joined as `--help` shows them: `-p, --pasteboard`.
     var label: String { names.joined(separator: ", ") }

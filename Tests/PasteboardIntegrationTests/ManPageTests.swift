@@ -332,9 +332,9 @@ struct ManPageAudit {
     }
 
     /// What is wrong with a usage of `command` at `place` that shows the options `names`: an
-    /// option it leaves out (`-h` may be), or a name the command does not have.
+    /// option it leaves out (`-h` and `--version` may be), or a name the command does not have.
     private func usageProblems(shown names: Set<String>, of usage: String, _ command: CommandHelp, place: String) -> [String] {
-        let missing = command.options.filter { !$0.isHelp && names.isDisjoint(with: $0.names) }
+        let missing = command.options.filter { !$0.isStandard && names.isDisjoint(with: $0.names) }
             .map { "\(place) does not show `\(usage) \($0.label)`" }
         let unknown = names.subtracting(command.options.flatMap(\.names)).sorted()
             .map { "\(place) shows `\(usage) \($0)`, which `\(usage) --help` does not list" }

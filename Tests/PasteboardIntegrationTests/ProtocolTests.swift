@@ -16,6 +16,18 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(welcome.json?["window"] as? Int, 4 << 20)
     }
 
+    func testEveryToolPrintsTheReleaseTheDaemonAnnouncesInWelcome() throws {
+        let welcome = try RawClient(socketPath: sandbox.socketPath).hello()
+        let announced = try XCTUnwrap(welcome.json?["daemon"] as? String)
+        for tool in ["pb", "gallery", "pasteboardd"] {
+            let result = try runTool(tool, ["--version"], environment: sandbox.environment(), in: sandbox)
+            XCTAssertEqual(result.status, 0, "\(tool) --version: \(result.stderr)")
+            let release = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertFalse(release.isEmpty, "\(tool) --version printed nothing")
+            XCTAssertEqual("pasteboardd \(release)", announced, "\(tool) --version")
+        }
+    }
+
     func testVersionMismatchIsAClearErrorThenClose() throws {
         let client = try RawClient(socketPath: sandbox.socketPath)
         let reply = try client.hello(version: 99)
