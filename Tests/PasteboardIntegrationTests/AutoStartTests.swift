@@ -1,3 +1,4 @@
+import CPasteboardSystem
 import Foundation
 import Glibc
 import XCTest
@@ -51,16 +52,8 @@ final class AutoStartTests: XCTestCase {
     func testAStaleSocketIsReplaced() throws {
         try FileManager.default.createDirectory(atPath: sandbox.socketDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A socket file nobody listens on, as a crashed daemon leaves behind.
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in Array(sandbox.socketPath.utf8).enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        XCTAssertEqual(bound, 0)
+        let fd = pasteboard_unix_socket(sandbox.socketPath, 0)
+        XCTAssertGreaterThanOrEqual(fd, 0, String(cString: strerror(errno)))
         close(fd)
         XCTAssertThrowsError(try RawClient(socketPath: sandbox.socketPath), "nobody listens on the stale socket")
 

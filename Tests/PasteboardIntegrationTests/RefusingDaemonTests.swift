@@ -1,4 +1,5 @@
 import Foundation
+import CPasteboardSystem
 import Glibc
 import Pasteboard
 import XCTest
@@ -36,16 +37,8 @@ private final class RefusingListener: @unchecked Sendable {
 
     init(path: String, refusals: Int) throws {
         self.path = path
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
+        let fd = pasteboard_unix_socket(path, 16)
+        guard fd >= 0 else {
             throw RawClient.Failure(description: "cannot listen on \(path): \(String(cString: strerror(errno)))")
         }
         self.fd = fd
