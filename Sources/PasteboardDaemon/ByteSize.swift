@@ -3,15 +3,27 @@
 public enum ByteSize {
     /// The number of bytes `text` stands for; nil when it is not a size or does not fit an `Int`.
     public static func parse(_ text: String) -> Int? {
+        guard let (digits, multiplier) = split(text), let number = Int(digits) else { return nil }
+        let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
+        return overflow ? nil : bytes
+    }
+
+    /// Whether `text` is written as a size but stands for more bytes than an `Int` holds (so
+    /// ``parse(_:)`` is nil for being too large, not for being no size at all).
+    public static func isOverflowing(_ text: String) -> Bool {
+        split(text) != nil && parse(text) == nil
+    }
+
+    /// The digits and the suffix's multiplier, when `text` has the form of a size.
+    private static func split(_ text: String) -> (digits: Substring, multiplier: Int)? {
         var digits = Substring(text)
         var multiplier = 1
         if let last = digits.last, let power = suffixes.firstIndex(where: { $0 == Character(last.uppercased()) }) {
             multiplier = 1 << (10 * (power + 1))
             digits = digits.dropLast()
         }
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits) else { return nil }
-        let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
-        return overflow ? nil : bytes
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        return (digits, multiplier)
     }
 
     /// `bytes` in the shortest form ``parse(_:)`` reads back exactly: `64M` for 67108864, `1000` for 1000.

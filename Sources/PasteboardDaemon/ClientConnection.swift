@@ -84,10 +84,20 @@ struct ClientConnection: Sendable {
     }
 
     /// The first frame's `hello`, when it is one the daemon speaks.
+    ///
+    /// A first frame that is no `hello` (a data frame, another request id, another or an unknown
+    /// `op`) is `handshake-required`; one whose `op` is `hello` but whose fields are wrong (a
+    /// required one missing, a wrong type), or that is no JSON object at all, is
+    /// `malformed-message`, naming the field. Both end the connection.
     private static func hello(in frame: Frame) throws -> Hello {
-        guard frame.kind == .message, frame.requestID == 0, case .hello(let hello) = try frame.decodeMessage() else {
-            throw ProtocolError(.handshakeRequired, "the first frame must be a hello message on request id 0")
+        let required = ProtocolError(.handshakeRequired, "the first frame must be a hello message on request id 0")
+        guard frame.kind == .message, frame.requestID == 0 else { throw required }
+        let message: Message
+        switch Result(catching: { () throws(ProtocolError) in try frame.decodeMessage() }) {
+        case .success(let decoded): message = decoded
+        case .failure(let error): throw error.code == .unknownMessage ? required : error
         }
+        guard case .hello(let hello) = message else { throw required }
         guard hello.version == ProtocolVersion.current else {
             throw ProtocolError(
                 .versionMismatch,
@@ -419,7 +429,7 @@ struct ClientConnection: Sendable {
     private func scheduleExpiry(of name: String, at changeCount: Int, after seconds: Double, logger: Logger) {
         let store = store
         Task {
-            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            try? await Task.sleep(for: SecondsLimit.duration(seconds))
             guard let cleared = try? await store.replaceItems(of: name, with: [], ifChangeCount: changeCount),
                   cleared != changeCount
             else { return }

@@ -1,8 +1,17 @@
 import Logging
+import PasteboardProtocol
 
 /// The kinds of value a key takes: sizes, counts, seconds, yes/no, a log level, a directory.
 extension ConfigurationKey {
-    /// A size in bytes (see ``ByteSize``) from `minimum` up to `maximum`, if any.
+    /// The largest size any size key takes unless it names a smaller maximum: 1 TiB (1024G).
+    /// Sizes are added up and compared as `Int`s; far below `Int.max`, no sum can overflow.
+    static let sizeMaximum = 1 << 40
+
+    /// The largest count any count key takes: 1,000,000 (the daemon adds to counts, such as
+    /// descriptors beyond `max-connections`, and a count near `Int.max` would overflow).
+    static let countMaximum = 1_000_000
+
+    /// A size in bytes (see ``ByteSize``) from `minimum` up to `maximum`, if given, else up to ``sizeMaximum``.
     static func size(
         _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Int> & Sendable,
         minimum: Int, maximum: Int? = nil, needsRestart: Bool = false
@@ -11,6 +20,9 @@ extension ConfigurationKey {
             name: name, needsRestart: needsRestart,
             store: { text, configuration, _ throws(InvalidValue) in
                 guard let bytes = ByteSize.parse(text) else {
+                    if ByteSize.isOverflowing(text) {
+                        throw InvalidValue("must be at most \(ByteSize.format(maximum ?? sizeMaximum)), not \(text)")
+                    }
                     throw InvalidValue("'\(text)' is not a size in bytes (a whole number, optionally followed by K, M or G)")
                 }
                 if let maximum, !(minimum...maximum).contains(bytes) {
@@ -21,6 +33,9 @@ extension ConfigurationKey {
                         ? "must be more than 0, not \(text)"
                         : "must be at least \(ByteSize.format(minimum)) (\(minimum) bytes), not \(text)")
                 }
+                if bytes > sizeMaximum {
+                    throw InvalidValue("must be at most \(ByteSize.format(sizeMaximum)) (\(sizeMaximum) bytes), not \(text)")
+                }
                 configuration[keyPath: path] = bytes
             },
             show: { ByteSize.format($0[keyPath: path]) },
@@ -28,15 +43,19 @@ extension ConfigurationKey {
         )
     }
 
-    /// A whole number, at least `minimum`.
+    /// A whole number, at least `minimum` and at most ``countMaximum``.
     static func count(
         _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Int> & Sendable, minimum: Int, needsRestart: Bool = false
     ) -> ConfigurationKey {
         ConfigurationKey(
             name: name, needsRestart: needsRestart,
             store: { text, configuration, _ throws(InvalidValue) in
-                guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit), let count = Int(text) else {
+                guard !text.isEmpty, text.allSatisfy(\.isASCIIDigit) else {
                     throw InvalidValue("'\(text)' is not a whole number")
+                }
+                // Int(text) is nil past Int.max: that is too large as well, not "not a number".
+                guard let count = Int(text), count <= countMaximum else {
+                    throw InvalidValue("must be at most \(countMaximum), not \(text)")
                 }
                 guard count >= minimum else { throw InvalidValue("must be at least \(minimum), not \(text)") }
                 configuration[keyPath: path] = count
@@ -67,11 +86,14 @@ extension ConfigurationKey {
                     configuration[keyPath: path] = nil
                     return
                 }
+                if let failure = SecondsLimit.validationFailure(seconds) {
+                    throw InvalidValue("\(failure)\(zeroMeansNoLimit ? " (0 or none: no limit)" : " (none: no limit)")")
+                }
                 configuration[keyPath: path] = seconds
             },
             show: { configuration in
                 guard let seconds = configuration[keyPath: path] else { return "none" }
-                return seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+                return SecondsLimit.describe(seconds)
             },
             transfer: { $1[keyPath: path] = $0[keyPath: path] }
         )

@@ -72,7 +72,7 @@ final class ConnectionWatchdog: Sendable {
             let (source, lastActivity) = state.withLock { ($0.source, $0.lastActivity) }
             guard let source else {
                 // Wait for the handshake (up to its limit, if any), then watch for idleness.
-                let deadline = handshakeTimeout.map { started + .seconds($0) }
+                let deadline = handshakeTimeout.map { started + SecondsLimit.duration($0) }
                 let handshake = handshake.stream
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { for await _ in handshake {} }
@@ -87,7 +87,7 @@ final class ConnectionWatchdog: Sendable {
                 continue
             }
             guard let idleTimeout else { return nil }
-            guard await eventLoop.sleep(until: lastActivity + .seconds(idleTimeout)) else { return nil }
+            guard await eventLoop.sleep(until: lastActivity + SecondsLimit.duration(idleTimeout)) else { return nil }
             guard state.withLock({ $0.lastActivity == lastActivity }) else { continue }
             if await isBusy(source) {
                 noteActivity()

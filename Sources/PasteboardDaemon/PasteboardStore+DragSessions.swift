@@ -24,7 +24,7 @@ extension PasteboardStore {
         )
         if let timeout = request.timeout, timeout > 0 {
             Task { [weak self] in
-                try? await Task.sleep(for: .milliseconds(Int64(timeout * 1000)))
+                try? await Task.sleep(for: SecondsLimit.duration(timeout))
                 await self?.expire(id, after: timeout)
             }
         }

@@ -42,6 +42,15 @@ public struct StoredRepresentation: Sendable {
         self.size = chunks.reduce(0) { $0 + $1.readableBytes }
     }
 
+    /// The bytes of an eager representation, as a sensitivity marker's value is read (see
+    /// `SensitivityMarker`): empty when there are 64 or more (no marker's value is that long);
+    /// nil for a promise or a file, whose bytes are not at hand.
+    var markerValue: [UInt8]? {
+        guard case .data(let chunks) = content else { return nil }
+        guard let size, size < 64 else { return [] }
+        return chunks.flatMap { $0.readableBytesView }
+    }
+
     /// A representation whose bytes come from `content`.
     public init(type: TypeIdentifier, content: Content, size: Int?) {
         self.type = type

@@ -39,8 +39,8 @@ final class WriteAssembly {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
-        if let expire = request.expire, !(expire > 0) {
-            throw ProtocolError(.invalidArgument, "'expire' must be more than 0 seconds, not \(expire)")
+        if let expire = request.expire, let failure = SecondsLimit.validationFailure(expire) {
+            throw ProtocolError(.invalidArgument, "'expire' \(failure)")
         }
         try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount), items: request.items, source: source, registry: registry, configuration: configuration)
     }
@@ -51,8 +51,8 @@ final class WriteAssembly {
         if case .pasteboard(let name, _, _) = target { label = name } else { label = "" }
         if case .drag(let drag) = target {
             if requestItems.isEmpty { throw ProtocolError(.invalidArgument, "a drag needs at least one item") }
-            if let timeout = drag.timeout, !(timeout > 0) {
-                throw ProtocolError(.invalidArgument, "a drag's timeout must be more than 0 seconds, not \(timeout)")
+            if let timeout = drag.timeout, let failure = SecondsLimit.validationFailure(timeout) {
+                throw ProtocolError(.invalidArgument, "a drag's timeout \(failure)")
             }
         }
         if requestItems.count > configuration.maxItemsPerPasteboard {
@@ -137,21 +137,26 @@ final class WriteAssembly {
     var items: [StoredItem] {
         var next = received.makeIterator()
         return declared.enumerated().map { itemIndex, item in
-            StoredItem(
-                representations: item.representations.enumerated().map { index, info in
-                    let type = types[itemIndex][index]
-                    if let promise = info.promise {
-                        return StoredRepresentation(type: type, content: .promise(.init(owner: source, id: promise)), size: info.size)
-                    }
-                    if let path = info.file {
-                        return StoredRepresentation(type: type, content: .file(path: path, openInPlace: info.openInPlace ?? false), size: info.size)
-                    }
-                    return StoredRepresentation(type: type, chunks: next.next()!)
-                },
+            var marked = item.sensitive == true
+            let representations = item.representations.enumerated().map { index, info in
+                let type = types[itemIndex][index]
+                let representation: StoredRepresentation
+                if let promise = info.promise {
+                    representation = StoredRepresentation(type: type, content: .promise(.init(owner: source, id: promise)), size: info.size)
+                } else if let path = info.file {
+                    representation = StoredRepresentation(type: type, content: .file(path: path, openInPlace: info.openInPlace ?? false), size: info.size)
+                } else {
+                    representation = StoredRepresentation(type: type, chunks: next.next()!)
+                }
+                if !marked, SensitivityMarker.marks(type.rawValue, value: representation.markerValue) { marked = true }
+                return representation
+            }
+            return StoredItem(
+                representations: representations,
                 suggestedName: item.suggestedName,
                 visibility: item.visibility ?? .all,
                 writerPID: source.pid,
-                isSensitive: item.isSensitive
+                isSensitive: marked
             )
         }
     }

@@ -127,7 +127,10 @@ struct JSONTape {
         while true {
             if kind == .object {
                 guard offset < count, base[offset] == UInt8(ascii: "\""), let end = Self.stringEnd(base, count, offset + 1) else { return nil }
-                entries.append(Entry(kind: .string, start: offset + 1, end: end, prefix: Self.prefix(base + offset + 1, count: end - offset - 1)))
+                let name = Entry(kind: .string, start: offset + 1, end: end, prefix: Self.prefix(base + offset + 1, count: end - offset - 1))
+                // A repeated member name is the full parser's to refuse, with its message.
+                guard !hasMember(named: name, inObjectAt: index, base) else { return nil }
+                entries.append(name)
                 offset = Self.skipWhitespace(base, count, end + 1)
                 guard offset < count, base[offset] == UInt8(ascii: ":") else { return nil }
                 offset = Self.skipWhitespace(base, count, offset + 1)
@@ -143,6 +146,23 @@ struct JSONTape {
             entries[index].end = entries.count
             return offset + 1
         }
+    }
+
+    /// Whether the object whose entry is at `object` (still being recorded) already has a
+    /// member called as `name` is. Objects of the protocol have a handful of members, so
+    /// comparing with each (eight bytes at once, mostly) costs less than any set would.
+    private func hasMember(named name: Entry, inObjectAt object: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let length = name.end - name.start
+        var index = object + 1
+        while index < entries.count {
+            let key = entries[index]
+            if key.prefix == name.prefix, key.end - key.start == length,
+               length <= 8 || memcmp(base + key.start + 8, base + name.start + 8, length - 8) == 0 {
+                return true
+            }
+            index = next(after: index + 1)
+        }
+        return false
     }
 
     private mutating func literal(_ base: UnsafePointer<UInt8>, _ count: Int, _ offset: Int, _ word: StaticString, _ kind: Kind) -> Int? {

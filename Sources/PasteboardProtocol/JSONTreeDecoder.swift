@@ -97,14 +97,21 @@ private enum Scalar {
         return try T(from: TreeDecoder(value: value, path: key.map { CodingPathNode(parent: parent, key: $0) } ?? parent))
     }
 
+    /// An integer field: a JSON number written as an integer (optional minus, digits) whose
+    /// value fits `T`. `2.0` and `1e3` are refused rather than converted (through a `Double`,
+    /// -9223372036854775809 became Int.min while 9223372036854775808 failed): every integer is
+    /// read from its digits, the same way whatever its sign or size.
     static func integer<T: FixedWidthInteger>(_ type: T.Type, _ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
         guard case .number(let literal) = value else { throw mismatch(T.self, value, path()) }
-        if let exact = T(literal) { return exact }
-        // 1e3 or 2.0: a whole number written another way.
-        if let number = Double(literal), number.isFinite, number == number.rounded(.towardZero), let exact = T(exactly: number) {
-            return exact
+        guard !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: path(), debugDescription: "\(literal) is not an integer (integers are written without a fraction or an exponent)"))
         }
-        throw DecodingError.dataCorrupted(.init(codingPath: path(), debugDescription: "the number \(literal) does not fit in \(T.self)"))
+        guard let exact = T(literal) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: path(), debugDescription: "\(literal) is out of range (\(T.min) to \(T.max))"))
+        }
+        return exact
     }
 
     static func floatingPoint(_ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]) throws -> Double {

@@ -243,8 +243,10 @@ public struct ItemInfo: Sendable, Equatable, Codable {
     /// Who may load the item; absent means `all`.
     public var visibility: ItemVisibility?
     /// True for a secret (a password): the daemon keeps it in memory only, never on disk or in
-    /// logs. Also implied by a representation of type `x-kde-passwordManagerHint` or
-    /// `org.nspasteboard.ConcealedType`.
+    /// logs. In a `write`, also implied by a representation of type
+    /// `org.nspasteboard.ConcealedType`, or of type `x-kde-passwordManagerHint` whose value is
+    /// `secret` (see ``SensitivityMarker``); in the daemon's answers it is set on every item the
+    /// daemon treats as sensitive.
     public var sensitive: Bool?
 
     public init(representations: [RepresentationInfo], suggestedName: String? = nil, visibility: ItemVisibility? = nil, sensitive: Bool? = nil) {
@@ -254,12 +256,11 @@ public struct ItemInfo: Sendable, Equatable, Codable {
         self.sensitive = sensitive
     }
 
-    /// The representation types that mark an item sensitive (KDE's and nspasteboard.org's conventions).
-    public static let sensitivityMarkers: Set<String> = ["x-kde-passwordmanagerhint", "org.nspasteboard.concealedtype"]
-
-    /// True when the item is marked sensitive, by its flag or by a marker representation.
+    /// True when the item is marked sensitive by its flag or by a representation of
+    /// `org.nspasteboard.ConcealedType`. (A KDE hint's value is not in the description: the
+    /// daemon reads it and sets the flag in its answers.)
     public var isSensitive: Bool {
-        sensitive == true || representations.contains { Self.sensitivityMarkers.contains($0.type.lowercased()) }
+        sensitive == true || representations.contains { SensitivityMarker.isConcealedType($0.type) }
     }
 }
 

@@ -14,13 +14,13 @@ public enum MessageCodec {
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
         if let message = payload.withUnsafeReadableBytes({ HotMessageCoding.decode($0) }) { return message }
+        let value: JSONValue
         do {
-            let value: JSONValue
-            do {
-                value = try JSONValue.parse(payload.readableBytesView)
-            } catch {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not JSON: \(error)"))
-            }
+            value = try JSONValue.parse(payload.readableBytesView)
+        } catch {
+            throw ProtocolError(.malformedMessage, "payload is not JSON: \(error)")
+        }
+        do {
             return try JSONTreeDecoder.decode(Message.self, from: value)
         } catch let error as ProtocolError {
             throw error

@@ -8,10 +8,10 @@ import Musl
 /// their few fields straight from the bytes instead of parsing a `JSONValue` tree first.
 ///
 /// Deliberately narrow. Scanning succeeds only for a document that is valid JSON and simple:
-/// strings without escapes (any valid UTF-8), nesting no deeper than `JSONTape.maximumDepth`;
-/// and a member is read only when its name appears once. Anything else (an escape, a syntax
-/// error, a repeated member) yields nil, and the caller falls back to the full parser, which
-/// decides and reports the error. So a result from here is the result the full parser gives.
+/// strings without escapes (any valid UTF-8), nesting no deeper than `JSONTape.maximumDepth`,
+/// no object giving a member name twice. Anything else (an escape, a syntax error, a repeated
+/// member) yields nil, and the caller falls back to the full parser, which decides and reports
+/// the error. So a result from here is the result the full parser gives.
 struct ScannedJSONObject {
     let tape: JSONTape
     /// The object's entry on the tape.
@@ -29,46 +29,32 @@ struct ScannedJSONObject {
         self.entry = entry
     }
 
-    /// Where the member called `name` is.
-    private enum Lookup {
-        case absent
-        /// Given more than once: left to the full parser (where the last one wins).
-        case repeated
-        /// The tape index of its value.
-        case value(Int)
-    }
-
-    private func lookup(_ name: StaticString) -> Lookup {
+    /// The tape index of the value of the member called `name`; nil when there is none (the
+    /// tape holds no object with a repeated name).
+    private func value(_ name: StaticString) -> Int? {
         let count = name.utf8CodeUnitCount
         let prefix = JSONTape.prefix(name.utf8Start, count: count)
-        var found = Lookup.absent
         var index = entry + 1
         let end = tape.entries[entry].end
         while index < end {
             let key = tape.entries[index]
             if key.prefix == prefix, key.end - key.start == count,
                count <= 8 || memcmp(tape.bytes.baseAddress! + key.start + 8, name.utf8Start + 8, count - 8) == 0 {
-                if case .value = found { return .repeated }
-                found = .value(index + 1)
+                return index + 1
             }
             index = tape.next(after: index + 1)
         }
-        return found
-    }
-
-    private func value(_ name: StaticString) -> Int? {
-        if case .value(let index) = lookup(name) { return index }
         return nil
     }
 
     // MARK: Fields, as the Codable path accepts them
 
-    /// A string member; nil when absent, repeated or of another type.
+    /// A string member; nil when absent or of another type.
     func string(_ name: StaticString) -> String? {
         value(name).flatMap(tape.string(at:))
     }
 
-    /// A boolean member; nil when absent, repeated or of another type.
+    /// A boolean member; nil when absent or of another type.
     func bool(_ name: StaticString) -> Bool? {
         guard let index = value(name) else { return nil }
         switch tape.entries[index].kind {
@@ -121,11 +107,8 @@ struct ScannedJSONObject {
 
     /// Whether `name` is absent or null (an optional the Codable path reads as nil).
     func isAbsentOrNull(_ name: StaticString) -> Bool {
-        switch lookup(name) {
-        case .absent: return true
-        case .repeated: return false
-        case .value(let index): return tape.entries[index].kind == .null
-        }
+        guard let index = value(name) else { return true }
+        return tape.entries[index].kind == .null
     }
 
     /// An optional member: `.some(nil)` when absent or null, `.some(value)` when `read`

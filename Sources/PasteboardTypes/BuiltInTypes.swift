@@ -28,5 +28,7 @@ enum BuiltInTypes {
         TypeDeclaration(identifier: "public.mp3", conformsTo: ["public.audio"], mimeTypes: ["audio/mpeg"], filenameExtensions: ["mp3"], magic: [MagicPattern(offset: 0, bytes: [0x49, 0x44, 0x33])], description: "MP3 audio"),
         TypeDeclaration(identifier: "public.movie", conformsTo: ["public.data", "public.content"], description: "Video"),
         TypeDeclaration(identifier: "public.mpeg-4", conformsTo: ["public.movie"], mimeTypes: ["video/mp4"], filenameExtensions: ["mp4"], description: "MPEG-4 video"),
+        TypeDeclaration(identifier: "org.nspasteboard.ConcealedType", conformsTo: ["public.data"], description: "Marker: the item is a secret (nspasteboard.org); kept in memory only, never in history"),
+        TypeDeclaration(identifier: "org.kde.password-manager-hint", conformsTo: ["public.data"], mimeTypes: ["x-kde-passwordManagerHint"], description: "KDE's password-manager hint: the value secret marks the item a secret"),
     ]
 }

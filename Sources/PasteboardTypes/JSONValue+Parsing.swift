@@ -7,7 +7,7 @@ extension JSONValue {
     }
 
     /// Parses one JSON value (RFC 8259) from UTF-8 `bytes`, surrounded by nothing but
-    /// whitespace. Written by hand rather than through `JSONDecoder`: type declarations are read
+    /// whitespace. An object that gives a member name twice is refused. Written by hand rather than through `JSONDecoder`: type declarations are read
     /// each time `pb` starts, and Codable's generic decoding of an any-typed value costs several
     /// milliseconds there.
     package static func parse(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
@@ -67,11 +67,16 @@ extension JSONValue {
             while true {
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+                let keyOffset = offset
                 let key = try string()
                 skipWhitespace()
                 guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { throw error("expected ':'") }
                 offset += 1
-                members[key] = try value(depth: depth + 1)
+                // RFC 8259 leaves a repeated name's meaning open (parsers differ on which one
+                // wins), so an object that repeats one is refused rather than read one way.
+                guard members.updateValue(try value(depth: depth + 1), forKey: key) == nil else {
+                    throw SyntaxError(offset: keyOffset, reason: "member '\(key)' appears more than once")
+                }
                 skipWhitespace()
                 guard offset < bytes.count else { throw error("unexpected end of input") }
                 if bytes[offset] == UInt8(ascii: ",") { offset += 1; continue }

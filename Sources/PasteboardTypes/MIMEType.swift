@@ -33,6 +33,21 @@ enum MIMEType {
         return head.trimmingASCIIWhitespace().lowercased()
     }
 
+    /// Whether `name` is a bare desktop name used where MIME types go: `x-` and then letters,
+    /// digits, `-`, `_` or `.`, no slash. Desktop clipboards offer such names beside MIME types
+    /// (KDE's `x-kde-passwordManagerHint`), so a declaration may list one as its MIME type.
+    static func isBareDesktopName(_ name: some StringProtocol) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count > 2, bytes[0] | 0x20 == UInt8(ascii: "x"), bytes[1] == UInt8(ascii: "-") else { return false }
+        return bytes.dropFirst(2).allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
+            default: false
+            }
+        }
+    }
+
     /// Whether `base` (a MIME type without parameters) has the form `type/subtype`: one slash,
     /// both sides non-empty, no spaces.
     ///

@@ -82,8 +82,10 @@ public struct TypeDeclaration: Hashable, Sendable, Codable {
             problems.append(.init(field: field("conformsTo[\(index)]"), message: "type '\(identifier)' cannot conform to itself"))
         }
         for (index, mime) in mimeTypes.enumerated() {
-            if !MIMEType.isWellFormed(MIMEType.base(of: mime)) {
-                problems.append(.init(field: field("mimeTypes[\(index)]"), message: "invalid MIME type '\(mime)': expected 'type/subtype'"))
+            if !MIMEType.isWellFormed(MIMEType.base(of: mime)), !MIMEType.isBareDesktopName(mime) {
+                problems.append(.init(
+                    field: field("mimeTypes[\(index)]"),
+                    message: "invalid MIME type '\(mime)': expected 'type/subtype' (or a bare x- name such as x-kde-passwordManagerHint)"))
             }
         }
         for (index, ext) in filenameExtensions.enumerated() {

@@ -147,7 +147,7 @@ extension TypeIdentifier {
 
 extension StringProtocol {
     /// The string without leading and trailing ASCII spaces, tabs, CRs and LFs.
-    func trimmingASCIIWhitespace() -> String {
+    package func trimmingASCIIWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let start = firstIndex(where: { !isSpace($0) }),
             let end = lastIndex(where: { !isSpace($0) })

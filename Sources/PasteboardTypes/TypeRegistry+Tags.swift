@@ -1,6 +1,6 @@
 /// Lookups between types and their tags (MIME types, filename extensions).
 extension TypeRegistry {
-    /// UTI, MIME type, or nil. A declared identifier -> itself; a MIME type (contains "/") -> the declared type with that MIME type, else dynamic; otherwise nil (unknown).
+    /// UTI, MIME type, or nil. A declared identifier -> itself; a MIME type (contains "/") -> the declared type with that MIME type, else dynamic; a bare `x-` name a declaration lists as its MIME type (`x-kde-passwordManagerHint`) -> that type; otherwise nil (unknown).
     ///
     /// A `dyn.mime.*` identifier resolves like its MIME type, so `dyn.mime.image/png` gives `public.png`.
     public func resolve(_ string: String) -> TypeIdentifier? {
@@ -9,7 +9,10 @@ extension TypeRegistry {
         if byIdentifier[identifier] != nil { return identifier }
         let mime = identifier.dynamicMIMEType ?? trimmed
         let parts = MIMEType.base(of: mime).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            // No type/subtype: only a bare name a declaration lists (x-kde-passwordManagerHint).
+            return declaredType(forMIMEType: mime)
+        }
         return type(forMIMEType: mime)
     }
 

@@ -48,7 +48,7 @@ struct DragImages: AsyncParsableCommand {
         if indexes.isEmpty { throw ValidationError("give the index of at least one image") }
         if Set(indexes).count != indexes.count { throw ValidationError("an index is given twice") }
         _ = try DragFollowing.operations(allow)
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
+        if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
     }
 
     func run() async throws {
@@ -77,7 +77,7 @@ struct DragImages: AsyncParsableCommand {
         } lift: { connection in
             try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted, localContext: context.text,
-                timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
+                timeout: timeout.map(SecondsLimit.duration), on: connection
             )
         } lifted: { session in
             "drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted"

@@ -2,6 +2,7 @@ import ArgumentParser
 import NIOCore
 import Pasteboard
 import PasteboardCLI
+import PasteboardProtocol
 import PasteboardTypes
 
 /// `pb copy`: put stdin, files, or one item of several representations on a pasteboard.
@@ -57,7 +58,7 @@ struct Copy: AsyncParsableCommand {
         if pasteOnce && !lazy { throw ValidationError("--paste-once needs --lazy") }
         if verbose && !lazy { throw ValidationError("--verbose needs --lazy") }
         if lazy { try input.validateLazy() }
-        if let expire, !(expire > 0) { throw ValidationError("--expire must be more than 0 seconds") }
+        if let expire, let failure = SecondsLimit.validationFailure(expire) { throw ValidationError("--expire \(failure)") }
     }
 
     /// `items` marked sensitive when asked.
@@ -69,7 +70,7 @@ struct Copy: AsyncParsableCommand {
         }
     }
 
-    private var expiry: Duration? { expire.map { .milliseconds(Int64($0 * 1000)) } }
+    private var expiry: Duration? { expire.map(SecondsLimit.duration) }
 
     func run() async throws {
         let registry = TypeArguments.registry().registry

@@ -46,7 +46,7 @@ struct Drag: AsyncParsableCommand {
 
     func validate() throws {
         _ = try DragFollowing.operations(allow)
-        if let timeout, !(timeout > 0) { throw ValidationError("--timeout must be more than 0 seconds") }
+        if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
         if add != nil, timeout != nil || restricted || allow != "copy" {
             throw ValidationError("--allow, --timeout and --restricted describe a new session; they do not apply with --add")
         }
@@ -67,7 +67,7 @@ struct Drag: AsyncParsableCommand {
             if let add { return try await DragSession.add(items, to: add, on: connection) }
             return try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted,
-                timeout: timeout.map { .milliseconds(Int64($0 * 1000)) }, on: connection
+                timeout: timeout.map(SecondsLimit.duration), on: connection
             )
         } lifted: { session in
             "drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'"
