@@ -21,7 +21,8 @@ extension ConfigurationKey {
             store: { text, configuration, _ throws(InvalidValue) in
                 guard let bytes = ByteSize.parse(text) else {
                     if ByteSize.isOverflowing(text) {
-                        throw InvalidValue("must be at most \(ByteSize.format(maximum ?? sizeMaximum)), not \(text)")
+                        let largest = maximum ?? sizeMaximum
+                        throw InvalidValue("must be at most \(ByteSize.format(largest)) (\(largest) bytes), not \(text)")
                     }
                     throw InvalidValue("'\(text)' is not a size in bytes (a whole number, optionally followed by K, M or G)")
                 }

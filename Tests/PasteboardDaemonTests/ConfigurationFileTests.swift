@@ -72,9 +72,13 @@ final class ConfigurationFileTests: XCTestCase {
         XCTAssertEqual(try configuration("capture-budget = 1g").captureBudget, 1 << 30)
         XCTAssertEqual(try configuration("capture-budget = 1000").captureBudget, 1000)
         XCTAssertEqual(try configuration("capture-budget = 0").captureBudget, 0)
-        for bad in ["64MB", "-1", "1.5M", "M", "99999999999G", "0x10"] {
+        for bad in ["64MB", "-1", "1.5M", "M", "0x10"] {
             XCTAssertEqual(error("capture-budget = \(bad)"),
                            "test.conf:1: capture-budget: '\(bad)' is not a size in bytes (a whole number, optionally followed by K, M or G)")
+        }
+        // Too large is said so, whether or not it would fit an Int.
+        for large in ["99999999999G", "99999999999999999999", "1025G"] {
+            XCTAssertEqual(error("capture-budget = \(large)"), "test.conf:1: capture-budget: must be at most 1024G (1099511627776 bytes), not \(large)")
         }
         XCTAssertEqual(ByteSize.format(64 << 20), "64M")
         XCTAssertEqual(ByteSize.format(1 << 30), "1G")

@@ -50,6 +50,26 @@ final class SensitiveItemTests: IntegrationTestCase {
         XCTAssertFalse(output.contains("top-secret"), output)
     }
 
+    func testKDEsHintMarksAnItemSecretOnlyWithTheValueSecret() throws {
+        // As KeePassXC and KWallet write it: the password, and the hint with the value secret.
+        try pbOK("copy", "--rep", "text/plain=kde-pw-1", "--rep", "x-kde-passwordManagerHint=secret")
+        XCTAssertEqual(try pbOK("paste", "-t", "text").stdoutText, "kde-pw-1")
+        XCTAssertTrue(try pbOK("list").stdoutText.contains("(sensitive)"))
+        XCTAssertFalse(try stateFilesContain("kde-pw-1"), "a secret never reaches the disk")
+        XCTAssertTrue(try pbOK("types").stdoutText.contains("x-kde-passwordManagerHint"), "the hint is a declared type")
+
+        // Any other value is only a hint: the item is ordinary, stored and kept in history.
+        try pbOK("copy", "--rep", "text/plain=kde-public-1", "--rep", "x-kde-passwordManagerHint=public")
+        XCTAssertFalse(try pbOK("list").stdoutText.contains("(sensitive)"))
+        XCTAssertTrue(eventually { (try? self.stateFilesContain("kde-public-1")) == true }, "an ordinary copy is durable")
+
+        // nspasteboard.org's marker needs no value, and pb copy --rep takes it as well.
+        try pbOK("copy", "--rep", "text/plain=concealed-pw-1", "--rep", "org.nspasteboard.ConcealedType=")
+        XCTAssertTrue(try pbOK("list").stdoutText.contains("(sensitive)"))
+        XCTAssertFalse(try stateFilesContain("concealed-pw-1"))
+        XCTAssertFalse(try pbOK("history").stdoutText.contains("pw-1"), "no secret enters the history")
+    }
+
     func testAnExpiringCopyIsClearedUnlessReplaced() throws {
         try pbOK("copy", "--expire", "0.3", stdin: Data("short-lived".utf8))
         try pbOK("copy", "-p", "other", "--expire", "0.3", stdin: Data("replaced".utf8))

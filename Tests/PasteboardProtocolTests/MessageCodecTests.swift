@@ -134,19 +134,65 @@ final class MessageCodecTests: XCTestCase {
         XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: escapedByHand)), .finish(FinishRequest(session: 2, success: false, message: "é😀/")))
     }
 
-    func testIntegersKeepEveryDigitAndWholeNumbersMayBeWrittenAsFloats() throws {
+    func testIntegersKeepEveryDigitAndAreWrittenOnlyAsIntegers() throws {
         for bytes in [Int.max, Int.min, (1 << 53) + 1, 0] {
             XCTAssertEqual(try MessageCodec.decode(MessageCodec.encode(.credit(Credit(bytes: bytes)))), .credit(Credit(bytes: bytes)))
         }
-        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":6.5e4}"#)), .credit(Credit(bytes: 65000)))
-        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":2.0}"#)), .credit(Credit(bytes: 2)))
-        for payload in [#"{"op":"credit","bytes":1.5}"#, #"{"op":"credit","bytes":1e400}"#, #"{"op":"credit","bytes":99999999999999999999}"#] {
+        XCTAssertEqual(try MessageCodec.decode(ByteBuffer(string: #"{"op":"credit","bytes":-0}"#)), .credit(Credit(bytes: 0)))
+        // A fraction or an exponent is no integer, even when the value is whole.
+        for literal in ["6.5e4", "2.0", "1e0", "0.0", "1.5", "1e400", "1E2"] {
+            let payload = #"{"op":"credit","bytes":\#(literal)}"#
             XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: payload)), payload) { error in
                 let error = error as? ProtocolError
                 XCTAssertEqual(error?.code, .malformedMessage, payload)
-                XCTAssertTrue(error?.message.contains("bytes") == true, error?.message ?? "")
+                XCTAssertEqual(error?.message, "field 'bytes': \(literal) is not an integer (integers are written without a fraction or an exponent)")
             }
         }
+        // One past either end is refused alike (a Double used to round the negative one to Int.min).
+        for literal in ["9223372036854775808", "-9223372036854775809", "99999999999999999999"] {
+            let payload = #"{"op":"credit","bytes":\#(literal)}"#
+            XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: payload)), payload) { error in
+                XCTAssertEqual((error as? ProtocolError)?.message,
+                               "field 'bytes': \(literal) is out of range (-9223372036854775808 to 9223372036854775807)")
+            }
+        }
+        XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: #"{"op":"hello","version":1,"client":"c","pid":2147483648}"#))) { error in
+            XCTAssertEqual((error as? ProtocolError)?.message, "field 'pid': 2147483648 is out of range (-2147483648 to 2147483647)")
+        }
+    }
+
+    func testARepeatedMemberNameIsMalformedAtAnyDepth() {
+        let payloads = [
+            #"{"op":"list","pasteboard":"general","op":"clear"}"#,
+            #"{"op":"credit","bytes":1,"bytes":2}"#,
+            #"{"op":"credit","bytes":1,"extra":1,"extra":2}"#,
+            #"{"op":"write","pasteboard":"p","items":[{"representations":[{"type":"a.b","size":1,"size":2}]}]}"#,
+        ]
+        for payload in payloads {
+            XCTAssertThrowsError(try MessageCodec.decode(ByteBuffer(string: payload)), payload) { error in
+                let error = error as? ProtocolError
+                XCTAssertEqual(error?.code, .malformedMessage, payload)
+                XCTAssertTrue(error?.message.contains("appears more than once") == true, error?.message ?? "")
+            }
+        }
+        // The same name in different objects is no repetition.
+        XCTAssertNoThrow(try MessageCodec.decode(ByteBuffer(string:
+            #"{"op":"write","pasteboard":"p","items":[{"representations":[{"type":"a.b"},{"type":"c.d"}]}]}"#)))
+    }
+
+    func testSecondsOutsideTheLimitAreRefusedAndNeverTrapWhenConverted() {
+        for seconds in [0, -1, 1e9 + 1, 1e19, .infinity, -.infinity, .nan] {
+            XCTAssertNotNil(SecondsLimit.validationFailure(seconds), "\(seconds)")
+        }
+        for seconds in [0.001, 1, 86_400, 1e9] { XCTAssertNil(SecondsLimit.validationFailure(seconds), "\(seconds)") }
+        XCTAssertEqual(SecondsLimit.duration(1e19), .seconds(1_000_000_000))
+        XCTAssertEqual(SecondsLimit.duration(.infinity), .seconds(1_000_000_000))
+        XCTAssertEqual(SecondsLimit.duration(.nan), .zero)
+        XCTAssertEqual(SecondsLimit.duration(-5), .zero)
+        XCTAssertEqual(SecondsLimit.duration(0.0001), .milliseconds(1), "a positive span never becomes 0")
+        XCTAssertEqual(SecondsLimit.describe(1e19), "1e+19")
+        XCTAssertEqual(SecondsLimit.describe(.infinity), "inf")
+        XCTAssertEqual(SecondsLimit.describe(2), "2")
     }
 
     /// The messages of every copy and paste are written and read by hand (`HotMessageCoding`);
@@ -251,7 +297,7 @@ final class MessageCodecTests: XCTestCase {
                 }
                 mutations.append(Array(bytes[..<index]) + Array(" \n".utf8) + Array(bytes[index...]))
             }
-            // Every member written twice, the second time with other numbers: the full parser's last one wins.
+            // Every member written twice, the second time with other numbers: refused by both.
             let inner = bytes.dropFirst().dropLast()
             let renumbered = inner.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") ? UInt8(ascii: "7") : $0 }
             mutations.append([UInt8(ascii: "{")] + inner + [UInt8(ascii: ",")] + renumbered + [UInt8(ascii: "}")])

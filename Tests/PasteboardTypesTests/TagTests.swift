@@ -63,4 +63,16 @@ final class TagTests: XCTestCase {
         XCTAssertNil(registry.resolve("/"))
         XCTAssertNil(registry.resolve("text/"))
     }
+
+    /// KDE's password-manager hint is offered as a bare name, not a `type/subtype`: declared,
+    /// it resolves in any case; an undeclared bare name stays unknown.
+    func testABareDesktopNameResolvesOnlyWhenDeclared() {
+        XCTAssertEqual(registry.resolve("x-kde-passwordManagerHint"), "org.kde.password-manager-hint")
+        XCTAssertEqual(registry.resolve("X-KDE-PASSWORDMANAGERHINT"), "org.kde.password-manager-hint")
+        XCTAssertEqual(registry.preferredMIMEType(for: "org.kde.password-manager-hint"), "x-kde-passwordManagerHint")
+        XCTAssertEqual(registry.resolve("org.nspasteboard.ConcealedType"), "org.nspasteboard.ConcealedType")
+        XCTAssertNil(registry.resolve("x-kde-somethingElse"))
+        XCTAssertFalse(registry.conforms("org.kde.password-manager-hint", to: .plainText),
+                       "the hint's value is never pasted as text")
+    }
 }
