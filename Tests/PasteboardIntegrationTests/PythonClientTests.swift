@@ -121,4 +121,49 @@ final class PythonClientTests: IntegrationTestCase {
         XCTAssertEqual(try runTool("/usr/bin/cmp", [file, output], environment: sandbox.environment(), in: sandbox).status, 0,
                        "the pasted file differs from the source file")
     }
+
+    /// The example of pasteboard-protocol(7)'s EXAMPLES section, as the page shows it (roff
+    /// escapes undone), so that the page stands alone: a client written from it works.
+    private func protocolPageExample() throws -> String {
+        let page = try String(contentsOfFile: ManPage.directory.appendingPathComponent("pasteboard-protocol.7").path, encoding: .utf8)
+        let examples = try XCTUnwrap(page.range(of: "\n.SH EXAMPLES\n"), "the page has an EXAMPLES section")
+        let section = page[examples.upperBound...]
+        let start = try XCTUnwrap(section.range(of: ".EX\n"), "EXAMPLES shows code")
+        let end = try XCTUnwrap(section.range(of: "\n.EE\n", range: start.upperBound..<section.endIndex))
+        return String(section[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "\\-", with: "-")
+            .replacingOccurrences(of: "\\e", with: "\\")
+    }
+
+    func testTheProtocolPagesExampleClientCopiesAndPastesWithPB() throws {
+        // A small window, so that the example's copy and paste both live on credit.
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--window", "64K"])
+        let script = sandbox.path("pbmini.py")
+        try protocolPageExample().write(toFile: script, atomically: true, encoding: .utf8)
+        @discardableResult
+        func example(_ command: String, stdin: Data = Data()) throws -> ProcessResult {
+            let result = try runTool(pythonExecutable(), [script, command], stdin: stdin, environment: sandbox.environment(), in: sandbox)
+            XCTAssertEqual(result.status, 0, "pbmini.py \(command): \(result.stderr)")
+            return result
+        }
+
+        let text = Data("from the page \u{2713}\n".utf8)
+        try example("copy", stdin: text)
+        XCTAssertEqual(try pbOK("paste", "-t", "text").stdout, text)
+        try pbOK("copy", stdin: Data("from pb".utf8))
+        XCTAssertEqual(try example("paste").stdout, Data("from pb".utf8))
+
+        // Many windows' worth each way.
+        var large = Data(count: (1 << 20) + 4321)
+        for index in large.indices { large[index] = UInt8(ascii: "a") + UInt8(index % 26) }
+        try example("copy", stdin: large)
+        XCTAssertEqual(try pbOK("paste").stdout, large)
+        try pbOK("copy", stdin: large + Data("!".utf8))
+        XCTAssertEqual(try example("paste").stdout, large + Data("!".utf8))
+
+        // Empty content is a copy too.
+        try example("copy")
+        XCTAssertEqual(try pbOK("paste").stdout, Data())
+    }
 }
