@@ -29,9 +29,10 @@ struct Copy: AsyncParsableCommand {
             copy replaced them meanwhile.
 
             --sensitive marks the items secret, as does a representation of type \
-            x-kde-passwordManagerHint or org.nspasteboard.ConcealedType: the daemon keeps them in \
-            memory only, never on disk, and pb watch shows only that the pasteboard changed. \
-            --expire clears the pasteboard after SECONDS unless it changed meanwhile.
+            org.nspasteboard.ConcealedType, or of type x-kde-passwordManagerHint with the value \
+            secret: the daemon keeps them in memory only, never on disk, and pb watch shows only \
+            that the pasteboard changed. --expire clears the pasteboard after SECONDS (more than 0, \
+            at most 1000000000) unless it changed meanwhile.
             """
     )
 
