@@ -116,10 +116,11 @@ let package = Package(
             ],
             linkerSettings: staticStdlib
         ),
-        // Fuzz targets: the frame decoder, the message decoder and the declaration parser, with their invariants.
+        // Fuzz targets: the frame decoder, the message decoder, the declaration parser and request
+        // handling (validation and an in-memory store), with their invariants.
         .target(
             name: "PasteboardFuzzing",
-            dependencies: ["PasteboardProtocol", "PasteboardTypes", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["PasteboardProtocol", "PasteboardTypes", "PasteboardDaemon", .product(name: "NIOCore", package: "swift-nio")]
         ),
         // The libFuzzer binary (built with --sanitize fuzzer -Xswiftc -DFUZZING), else a replayer of inputs.
         .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing"]),

@@ -23,7 +23,8 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
     let app: String
     /// The client's hand-off socket, when the daemon offered one (attached or not yet).
     let handoff: HandoffEndpoint?
-    private let writer: FrameWriter
+    /// Where the daemon's requests to the client go.
+    let writer: FrameWriter
     private let window: Int
     private let state = Mutex(State())
 

@@ -133,6 +133,13 @@ final class WriteAssembly {
     /// True when every eager representation's bytes have arrived.
     var isComplete: Bool { eagerIndex == eager.count }
 
+    /// The size the representation whose bytes arrive next declared, if any.
+    var nextDeclaredSize: Int? {
+        guard eagerIndex < eager.count else { return nil }
+        let position = eager[eagerIndex]
+        return declared[position.item].representations[position.representation].size
+    }
+
     /// The assembled items, once complete.
     var items: [StoredItem] {
         var next = received.makeIterator()

@@ -1,4 +1,5 @@
-/// The decoders `pasteboard-fuzz` drives, each with the invariants it must keep on any input.
+/// The decoders (and, with `requests`, the request handling) `pasteboard-fuzz` drives, each
+/// with the invariants it must keep on any input.
 ///
 /// `run(_:)` feeds arbitrary bytes to one decoder and checks what it returns. Decoders may reject
 /// input (that is their job); they must never trap, and what they accept must survive a round trip.
@@ -10,6 +11,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case messages
     /// `TypeRegistry.parseDeclarationFile(_:source:)` on a declaration file, then adding the result to the built-ins.
     case declarations
+    /// Up to 16 message payloads, one per line, decoded, validated and handled as requests
+    /// against an in-memory store (`RequestRehearsal`).
+    case requests
 
     /// Runs `input` through the target's decoder, checks its invariants, and returns a one-line
     /// summary of what the decoder made of it (for the replayer).
@@ -19,6 +23,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .frames: FrameFuzzing.run(input)
         case .messages: MessageFuzzing.run(input)
         case .declarations: DeclarationFuzzing.run(input)
+        case .requests: RequestFuzzing.run(input)
         }
     }
 

@@ -32,7 +32,7 @@ public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
     /// Sends waiting for the channel to become writable, oldest first.
     private var waiting = CircularBuffer<(frames: [Frame], promise: EventLoopPromise<Void>)>()
 
-    init(eventLoop: any EventLoop) {
+    package init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
 
