@@ -135,10 +135,12 @@ public struct LoadProgress: Sendable, Equatable, CustomStringConvertible {
         self.total = total
     }
 
-    /// Completed over total (0...1), when the total is known.
+    /// Completed over total (0...1), when the total is known. Clamped: the counts come from
+    /// another process, and a bar drawn from a fraction outside 0...1 would trap.
     public var fractionCompleted: Double? {
         guard let total else { return nil }
-        return total == 0 ? 1 : Double(completed) / Double(total)
+        guard total > 0 else { return 1 }
+        return min(1, max(0, Double(completed) / Double(total)))
     }
 
     public var description: String { "\(completed)/\(total.map(String.init) ?? "?")" }
