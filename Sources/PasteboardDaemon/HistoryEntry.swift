@@ -23,15 +23,16 @@ struct HistoryEntry: Sendable {
     var heldBytes: Int {
         items.reduce(0) { total, item in
             item.representations.reduce(total) { total, representation in
-                if case .data = representation.content { return total + (representation.size ?? 0) }
+                if case .data = representation.content { return total.addingSaturating(representation.size ?? 0) }
                 return total
             }
         }
     }
 
-    /// The sum of the known sizes of all representations.
+    /// The sum of the known sizes of all representations (`Int.max` when it exceeds that: a
+    /// promise's size is what its source declared, up to `Int.max` each).
     var size: Int {
-        items.reduce(0) { total, item in item.representations.reduce(total) { $0 + ($1.size ?? 0) } }
+        items.reduce(0) { total, item in item.representations.reduce(total) { $0.addingSaturating($1.size ?? 0) } }
     }
 
     /// Whether a live source still promises some representation.

@@ -22,8 +22,7 @@ public final class SendWindow: Sendable {
     public func grant(_ bytes: Int) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             // Saturating: a hostile peer's huge grants must not overflow.
-            let (sum, overflow) = state.credit.addingReportingOverflow(max(0, bytes))
-            state.credit = overflow ? Int.max : sum
+            state.credit = state.credit.addingSaturating(max(0, bytes))
             defer { state.waiter = nil }
             return state.waiter
         }

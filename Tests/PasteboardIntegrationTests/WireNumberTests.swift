@@ -71,6 +71,16 @@ final class WireNumberTests: IntegrationTestCase {
         try assertDaemonServes()
     }
 
+    /// Found by `pasteboard-fuzz requests`: the history added up the sizes sources declared.
+    func testDeclaredSizesThatAddUpPastIntMaxAreListedNotTrappedOn() throws {
+        let client = try connectedClient()
+        let write = try answer(to: #"{"op":"write","pasteboard":"general","items":[{"representations":[{"type":"public.png","promise":1,"size":9223372036854775807},{"type":"public.data","promise":2,"size":9223372036854775807}]}]}"#, requestID: 1, on: client)
+        XCTAssertEqual(write.op, "ok", "\(write.json ?? [:])")
+        let history = try pbOK("history", "--json").stdoutText
+        XCTAssertTrue(history.contains("9223372036854775807"), "the entry's size saturates: \(history)")
+        try assertDaemonServes()
+    }
+
     func testARepeatedMemberNameIsMalformedAndChangesNothing() throws {
         try pbOK("copy", stdin: Data("keep me".utf8))
         let client = try connectedClient()
