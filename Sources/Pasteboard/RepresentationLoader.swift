@@ -109,13 +109,18 @@ struct RepresentationLoader: Sendable {
         throw PasteboardError.connectionLost("the daemon closed the connection during the load")
     }
 
+    /// The most memory reserved ahead of a load's bytes on the strength of its declared size.
+    static let reservationLimit = 16 << 20
+
     /// Loads a representation whole into memory; see `load(item:accepting:openInPlace:progress:header:chunk:)`.
     func loadData(
         item: Int = 0, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
         var bytes: [UInt8] = []
         let header = try await load(item: item, accepting: accepting, progress: progress, header: { header in
-            if let size = header.size { bytes.reserveCapacity(size) }
+            // The size is what the source declared (a promise may claim up to Int.max): reserve
+            // no more than a bound, and let what really arrives grow the rest.
+            if let size = header.size, size > 0 { bytes.reserveCapacity(min(size, Self.reservationLimit)) }
         }, chunk: { chunk in
             bytes.append(contentsOf: chunk.readableBytesView)
         })

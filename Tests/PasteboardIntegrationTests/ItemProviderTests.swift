@@ -69,6 +69,27 @@ final class ItemProviderTests: IntegrationTestCase {
         XCTAssertFalse(try pbOK("list").stdoutText.contains("(lazy)"))
     }
 
+    /// A source's declared size is a claim, not an allocation: loading whole into memory a
+    /// representation that claims 2^62 bytes and brings 5 reserves no exabytes (it trapped).
+    func testADeclaredSizeIsNotTakenAsAnAllocation() async throws {
+        try await withPasteboard { source in
+            var provider = ItemProvider()
+            provider.registerDataRepresentation(for: .data, size: 1 << 62) { writer in
+                try await writer.write(contentsOf: Array("small".utf8))
+            }
+            try await source.setItems([provider])
+            try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "destination", autoStart: false) { connection in
+                do {
+                    let (header, bytes) = try await Pasteboard(connection: connection).loadData(accepting: [.data])
+                    XCTAssertEqual(header.size, 1 << 62)
+                    XCTAssertLessThanOrEqual(bytes.count, 5)
+                } catch {
+                    // Refusing the short delivery is as good: what matters is no trap.
+                }
+            }
+        }
+    }
+
     func testOwnProcessItemsAreRefusedToOtherProcesses() async throws {
         try await withPasteboard { pasteboard in
             var provider = ItemProvider(visibility: .ownProcess)
