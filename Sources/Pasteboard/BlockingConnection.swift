@@ -45,17 +45,27 @@ public final class BlockingConnection {
     /// Connects to the daemon at `socketPath` and queues the handshake as `clientName`: `hello`
     /// goes out with the first request, and the daemon's answer is read after it.
     ///
-    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to. A
-    /// daemon that closes the connection before it answers `hello` (it is shutting down) makes
-    /// the first request throw `daemonUnreachable` too, having done nothing; one that refuses
-    /// the `hello` makes it throw the daemon's error.
+    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to, and
+    /// `PasteboardError.untrustedSocket` when it belongs to another user (its peer's uid, or the
+    /// directory of a derived path; see `SocketTrust`), having sent nothing. A daemon that closes
+    /// the connection before it answers `hello` (it is shutting down) makes the first request
+    /// throw `daemonUnreachable` too, having done nothing; one that refuses the `hello` makes it
+    /// throw the daemon's error.
     public init(
         socketPath: String = SocketLocation.currentSocketPath(),
         clientName: String
     ) throws {
+        try SocketTrust.checkDirectory(ofSocket: socketPath)
         let fd = pasteboard_unix_socket(socketPath, -1)
         guard fd >= 0 else {
             throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: String(cString: strerror(errno)))
+        }
+        // `hello` is only queued here, and goes out with the first request: check the peer first.
+        do {
+            try SocketTrust.checkPeer(descriptor: fd, socketPath: socketPath)
+        } catch {
+            close(fd)
+            throw error
         }
         socket = fd
         self.socketPath = socketPath

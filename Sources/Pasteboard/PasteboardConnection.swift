@@ -77,7 +77,9 @@ public final class PasteboardConnection: Sendable {
     }
 
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing
-    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), performs the handshake as `clientName`,
+    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), checks that the socket is this user's
+    /// (else throws `PasteboardError.untrustedSocket` having sent nothing; see `SocketTrust`),
+    /// performs the handshake as `clientName`,
     /// declares `types` (the app's own type declarations; a clash with another declaration is an
     /// error), runs `body`, then closes the connection. `app` names the application the client
     /// belongs to (default: `clientName`): restricted drag sessions and local contexts are
@@ -103,6 +105,9 @@ public final class PasteboardConnection: Sendable {
         // Open before connecting: a daemon that refuses us (another uid) answers at once, and a
         // frame for a request not yet open would be dropped.
         let handshake = router.open(0, window: nil)
+        // A derived path in a directory another user owns or may write is refused before connecting
+        // and before starting a daemon there (see `SocketTrust`).
+        try SocketTrust.checkDirectory(ofSocket: socketPath)
         let connected: FramedChannel
         do {
             connected = try await connect(socketPath, router: router)
@@ -118,6 +123,8 @@ public final class PasteboardConnection: Sendable {
         let executor = EventLoopTaskExecutor(connected.channel.channel.eventLoop)
         let outbox = connected.outbox
         return try await connected.channel.executeThenClose { inbound, outbound in
+            // Nothing has been written yet: a socket of another user gets no hello.
+            try await SocketTrust.checkPeer(of: connected.channel.channel, socketPath: socketPath)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask(executorPreference: executor) {
                     let failure: any Error
