@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CPasteboardSystem
 import NIOCore
 import NIOPosix
 import PasteboardProtocol
@@ -109,14 +110,15 @@ public final class PasteboardConnection: Sendable {
         // and before starting a daemon there (see `SocketTrust`).
         try SocketTrust.checkDirectory(ofSocket: socketPath)
         let connected: FramedChannel
+        let peer: EventLoopFuture<pasteboard_ucred>
         do {
-            connected = try await connect(socketPath, router: router)
+            (connected, peer) = try await connect(socketPath, router: router)
         } catch let first {
             guard autoStart, !DaemonLauncher.autoStartDisabled, DaemonLauncher.isNobodyListening(first) else {
                 throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: DaemonLauncher.describe(first))
             }
             try await DaemonLauncher.start(socketPath: socketPath)
-            connected = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
+            (connected, peer) = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
         }
         // The connection's own tasks run on the channel's loop: each frame reaches its request
         // without waking another thread. `body` runs where the caller's task runs (see `taskExecutor`).
@@ -124,7 +126,7 @@ public final class PasteboardConnection: Sendable {
         let outbox = connected.outbox
         return try await connected.channel.executeThenClose { inbound, outbound in
             // Nothing has been written yet: a socket of another user gets no hello.
-            try await SocketTrust.checkPeer(of: connected.channel.channel, socketPath: socketPath)
+            try await SocketTrust.checkPeer(peer, socketPath: socketPath)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask(executorPreference: executor) {
                     let failure: any Error
@@ -233,13 +235,19 @@ public final class PasteboardConnection: Sendable {
     }
 
     /// A framed channel to `socketPath` whose frames `router` routes as they are decoded, on the
-    /// channel's loop (its inbound stream then only ends, or fails with the connection).
-    private static func connect(_ socketPath: String, router: FrameRouter) async throws -> FramedChannel {
+    /// channel's loop (its inbound stream then only ends, or fails with the connection), and its
+    /// peer's credentials, read as it connected (for `SocketTrust`).
+    private static func connect(
+        _ socketPath: String, router: FrameRouter
+    ) async throws -> (channel: FramedChannel, peer: EventLoopFuture<pasteboard_ucred>) {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.recvAllocator, value: FramedReading.allocator)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try FramedChannel(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
+                    let peer = PeerCredentialsReader(eventLoop: channel.eventLoop)
+                    try channel.pipeline.syncOperations.addHandler(peer)
+                    let framed = try FramedChannel(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
+                    return (framed, peer.credentials)
                 }
             }
     }

@@ -64,14 +64,12 @@ enum SocketTrust {
         try checkPeer(uid: peer.uid, socketPath: socketPath)
     }
 
-    /// Refuses the connected Unix socket `channel` unless its peer runs as this process's uid.
-    static func checkPeer(of channel: any Channel, socketPath: String) async throws(PasteboardError) {
+    /// Refuses a connection unless its peer runs as this process's uid; `credentials` are what
+    /// `PeerCredentialsReader` read when the connection came up.
+    static func checkPeer(_ credentials: EventLoopFuture<pasteboard_ucred>, socketPath: String) async throws(PasteboardError) {
         let peer: pasteboard_ucred
         do {
-            guard let provider = channel as? any SocketOptionProvider else { throw IOError(errnoCode: EOPNOTSUPP, reason: "SO_PEERCRED") }
-            peer = try await provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(pasteboard_so_peercred())
-            ).get()
+            peer = try await credentials.get()
         } catch {
             throw .untrustedSocket(socketPath: socketPath, reason: "cannot read its peer's credentials: \(error)")
         }
