@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import Pasteboard
+@testable import Pasteboard
+import PasteboardProtocol
 import XCTest
 
 /// Another user listening where `pb` looks for its daemon: at the `/tmp/pasteboard-$UID`
@@ -119,6 +120,17 @@ final class ForeignSocketTests: XCTestCase {
             XCTAssertEqual(path, socket)
             XCTAssertTrue(reason.contains("runs as uid \(impostorUID)"), reason)
         }
+        XCTAssertEqual(receivedBytes(impostor), 0, "the impostor received bytes: \(impostor.stderrLines)")
+    }
+
+    /// The hand-off socket is checked as the main one: its peer must be the welcome's pid and run
+    /// as this user, or the connection's token is not written to it.
+    func testTheHandoffSocketOfAnotherUidGetsNoToken() throws {
+        let socket = sandbox.path("impostor/handoff.sock")
+        let impostor = try startImpostor(at: socket)
+        let offer = HandoffOffer(path: socket, token: String(repeating: "a", count: 32))
+        XCTAssertNil(HandoffChannel.attach(offer, daemonPID: impostor.process.processIdentifier),
+                     "attached to another user's hand-off socket")
         XCTAssertEqual(receivedBytes(impostor), 0, "the impostor received bytes: \(impostor.stderrLines)")
     }
 
