@@ -86,8 +86,8 @@ public final class BlockingConnection {
     @discardableResult
     private func completeHandshake() throws(PasteboardError) -> Welcome {
         if isWelcomed { return handshakeWelcome }
-        // A daemon that refuses us (another uid) may answer and close before our hello is
-        // written: its error frame, if it arrived, says more than the failed write.
+        // A daemon that refuses us (over its connection limit) may answer and close before our
+        // hello is written: its error frame, if it arrived, says more than the failed write.
         var writeFailure: PasteboardError?
         do { try writeOutbound() } catch { writeFailure = error }
         let reply: Frame

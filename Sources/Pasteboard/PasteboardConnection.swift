@@ -101,14 +101,14 @@ public final class PasteboardConnection: Sendable {
         autoStart: Bool = true,
         _ body: (PasteboardConnection) async throws -> Result
     ) async throws -> Result {
-        let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
-        let router = FrameRouter(daemonRequests: daemonRequestSink)
-        // Open before connecting: a daemon that refuses us (another uid) answers at once, and a
-        // frame for a request not yet open would be dropped.
-        let handshake = router.open(0, window: nil)
         // A derived path in a directory another user owns or may write is refused before connecting
         // and before starting a daemon there (see `SocketTrust`).
         try SocketTrust.checkDirectory(ofSocket: socketPath)
+        let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
+        let router = FrameRouter(daemonRequests: daemonRequestSink)
+        // Open before connecting: a daemon that refuses us (over its connection limit) answers at
+        // once, and a frame for a request not yet open would be dropped.
+        let handshake = router.open(0, window: nil)
         let connected: FramedChannel
         let peer: EventLoopFuture<pasteboard_ucred>
         do {
@@ -142,8 +142,8 @@ public final class PasteboardConnection: Sendable {
                     daemonRequestSink.finish()
                 }
                 defer { group.cancelAll() }
-                // A daemon that refuses us (another uid) may answer and close before our hello is
-                // written: its error frame, if it arrived, says more than the failed write.
+                // A daemon that refuses us (over its connection limit) may answer and close before
+                // our hello is written: its error frame, if it arrived, says more than the failed write.
                 var helloFailure: (any Error)?
                 do {
                     try await outbox.send(.message(.hello(Hello(client: clientName, pid: getpid(), app: app)), requestID: 0))
