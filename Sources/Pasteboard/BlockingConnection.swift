@@ -45,17 +45,27 @@ public final class BlockingConnection {
     /// Connects to the daemon at `socketPath` and queues the handshake as `clientName`: `hello`
     /// goes out with the first request, and the daemon's answer is read after it.
     ///
-    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to. A
-    /// daemon that closes the connection before it answers `hello` (it is shutting down) makes
-    /// the first request throw `daemonUnreachable` too, having done nothing; one that refuses
-    /// the `hello` makes it throw the daemon's error.
+    /// Throws `PasteboardError.daemonUnreachable` when the socket cannot be connected to, and
+    /// `PasteboardError.untrustedSocket` when it belongs to another user (its peer's uid, or the
+    /// directory of a derived path; see `SocketTrust`), having sent nothing. A daemon that closes
+    /// the connection before it answers `hello` (it is shutting down) makes the first request
+    /// throw `daemonUnreachable` too, having done nothing; one that refuses the `hello` makes it
+    /// throw the daemon's error.
     public init(
         socketPath: String = SocketLocation.currentSocketPath(),
         clientName: String
     ) throws {
+        try SocketTrust.checkDirectory(ofSocket: socketPath)
         let fd = pasteboard_unix_socket(socketPath, -1)
         guard fd >= 0 else {
             throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: String(cString: strerror(errno)))
+        }
+        // `hello` is only queued here, and goes out with the first request: check the peer first.
+        do {
+            try SocketTrust.checkPeer(descriptor: fd, socketPath: socketPath)
+        } catch {
+            close(fd)
+            throw error
         }
         socket = fd
         self.socketPath = socketPath
@@ -76,8 +86,8 @@ public final class BlockingConnection {
     @discardableResult
     private func completeHandshake() throws(PasteboardError) -> Welcome {
         if isWelcomed { return handshakeWelcome }
-        // A daemon that refuses us (another uid) may answer and close before our hello is
-        // written: its error frame, if it arrived, says more than the failed write.
+        // A daemon that refuses us (over its connection limit) may answer and close before our
+        // hello is written: its error frame, if it arrived, says more than the failed write.
         var writeFailure: PasteboardError?
         do { try writeOutbound() } catch { writeFailure = error }
         let reply: Frame

@@ -37,8 +37,9 @@ final class HandoffChannel: Sendable {
         SocketLocation.environmentValue("PASTEBOARD_HANDOFF") != "0"
     }
 
-    /// Connects to `offer.path`, checks the peer is `daemonPID`, and writes the token; nil
-    /// when any step fails or hand-off is turned off.
+    /// Connects to `offer.path`, checks the peer is `daemonPID` and runs as this user (as every
+    /// socket the client writes to; see `SocketTrust`), and writes the token; nil when any step
+    /// fails or hand-off is turned off.
     static func attach(_ offer: HandoffOffer, daemonPID: Int32) -> HandoffChannel? {
         guard isEnabled else { return nil }
         let fd = pasteboard_unix_socket(offer.path, -1)
@@ -46,7 +47,7 @@ final class HandoffChannel: Sendable {
         var peer = pasteboard_ucred()
         let token = Array(offer.token.utf8)
         guard token.count == 32, pasteboard_peer_credentials(fd, &peer) == 0, peer.pid == daemonPID,
-              writeAll(token, to: fd)
+              peer.uid == getuid(), writeAll(token, to: fd)
         else {
             close(fd)
             return nil

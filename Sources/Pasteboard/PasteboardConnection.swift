@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CPasteboardSystem
 import NIOCore
 import NIOPosix
 import PasteboardProtocol
@@ -77,7 +78,9 @@ public final class PasteboardConnection: Sendable {
     }
 
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing
-    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), performs the handshake as `clientName`,
+    /// listens, unless `$PASTEBOARD_NO_AUTOSTART` is set), checks that the socket is this user's
+    /// (else throws `PasteboardError.untrustedSocket` having sent nothing; see `SocketTrust`),
+    /// performs the handshake as `clientName`,
     /// declares `types` (the app's own type declarations; a clash with another declaration is an
     /// error), runs `body`, then closes the connection. `app` names the application the client
     /// belongs to (default: `clientName`): restricted drag sessions and local contexts are
@@ -98,26 +101,32 @@ public final class PasteboardConnection: Sendable {
         autoStart: Bool = true,
         _ body: (PasteboardConnection) async throws -> Result
     ) async throws -> Result {
+        // A derived path in a directory another user owns or may write is refused before connecting
+        // and before starting a daemon there (see `SocketTrust`).
+        try SocketTrust.checkDirectory(ofSocket: socketPath)
         let (daemonRequests, daemonRequestSink) = AsyncStream.makeStream(of: FrameRouter.DaemonRequest.self)
         let router = FrameRouter(daemonRequests: daemonRequestSink)
-        // Open before connecting: a daemon that refuses us (another uid) answers at once, and a
-        // frame for a request not yet open would be dropped.
+        // Open before connecting: a daemon that refuses us (over its connection limit) answers at
+        // once, and a frame for a request not yet open would be dropped.
         let handshake = router.open(0, window: nil)
         let connected: FramedChannel
+        let peer: EventLoopFuture<pasteboard_ucred>
         do {
-            connected = try await connect(socketPath, router: router)
+            (connected, peer) = try await connect(socketPath, router: router)
         } catch let first {
             guard autoStart, !DaemonLauncher.autoStartDisabled, DaemonLauncher.isNobodyListening(first) else {
                 throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: DaemonLauncher.describe(first))
             }
             try await DaemonLauncher.start(socketPath: socketPath)
-            connected = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
+            (connected, peer) = try await DaemonLauncher.waitForDaemon(socketPath: socketPath) { try await connect(socketPath, router: router) }
         }
         // The connection's own tasks run on the channel's loop: each frame reaches its request
         // without waking another thread. `body` runs where the caller's task runs (see `taskExecutor`).
         let executor = EventLoopTaskExecutor(connected.channel.channel.eventLoop)
         let outbox = connected.outbox
         return try await connected.channel.executeThenClose { inbound, outbound in
+            // Nothing has been written yet: a socket of another user gets no hello.
+            try await SocketTrust.checkPeer(peer, socketPath: socketPath)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask(executorPreference: executor) {
                     let failure: any Error
@@ -133,8 +142,8 @@ public final class PasteboardConnection: Sendable {
                     daemonRequestSink.finish()
                 }
                 defer { group.cancelAll() }
-                // A daemon that refuses us (another uid) may answer and close before our hello is
-                // written: its error frame, if it arrived, says more than the failed write.
+                // A daemon that refuses us (over its connection limit) may answer and close before
+                // our hello is written: its error frame, if it arrived, says more than the failed write.
                 var helloFailure: (any Error)?
                 do {
                     try await outbox.send(.message(.hello(Hello(client: clientName, pid: getpid(), app: app)), requestID: 0))
@@ -226,13 +235,19 @@ public final class PasteboardConnection: Sendable {
     }
 
     /// A framed channel to `socketPath` whose frames `router` routes as they are decoded, on the
-    /// channel's loop (its inbound stream then only ends, or fails with the connection).
-    private static func connect(_ socketPath: String, router: FrameRouter) async throws -> FramedChannel {
+    /// channel's loop (its inbound stream then only ends, or fails with the connection), and its
+    /// peer's credentials, read as it connected (for `SocketTrust`).
+    private static func connect(
+        _ socketPath: String, router: FrameRouter
+    ) async throws -> (channel: FramedChannel, peer: EventLoopFuture<pasteboard_ucred>) {
         try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.recvAllocator, value: FramedReading.allocator)
             .connect(unixDomainSocketPath: socketPath) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try FramedChannel(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
+                    let peer = PeerCredentialsReader(eventLoop: channel.eventLoop)
+                    try channel.pipeline.syncOperations.addHandler(peer)
+                    let framed = try FramedChannel(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: router.route)
+                    return (framed, peer.credentials)
                 }
             }
     }

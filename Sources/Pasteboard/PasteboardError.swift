@@ -4,6 +4,10 @@ import PasteboardProtocol
 public enum PasteboardError: Error, Sendable, CustomStringConvertible {
     /// No daemon answers on the socket (and none could be started).
     case daemonUnreachable(socketPath: String, reason: String)
+    /// The socket at `socketPath`, or the directory it lies in, belongs to another user: another
+    /// user may be listening there in the daemon's place, so nothing was sent (see `SocketTrust`).
+    /// `reason` names what is wrong and whose it is.
+    case untrustedSocket(socketPath: String, reason: String)
     /// The daemon refused the request; `error.code` is stable and may be matched on.
     case daemon(ProtocolError)
     /// The connection broke in the middle of a request.
@@ -14,6 +18,7 @@ public enum PasteboardError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .daemonUnreachable(let path, let reason): "cannot reach pasteboardd at \(path): \(reason)"
+        case .untrustedSocket(let path, let reason): "refusing to talk to \(path): \(reason); nothing was sent"
         case .daemon(let error): error.message
         case .connectionLost(let reason): "lost the connection to pasteboardd: \(reason)"
         case .io(let message): message

@@ -6,6 +6,8 @@ public enum ExitStatus {
     public static let success: Int32 = 0
     public static let failure: Int32 = 1
     public static let usage: Int32 = 2
+    /// The daemon cannot be reached: nothing listens and none could be started, or the socket
+    /// belongs to another user (`PasteboardError.untrustedSocket`).
     public static let unreachable: Int32 = 3
     /// Interrupted by SIGINT/SIGTERM (128 + SIGINT, as shells report it).
     public static let interrupted: Int32 = 130
@@ -22,7 +24,11 @@ public enum ExitStatus {
             return error.status
         case let error as PasteboardError:
             Output.printError("\(name): \(error)")
-            if case .daemonUnreachable = error { return unreachable }
+            // A socket of another user is no daemon of ours: as unreachable as none at all.
+            switch error {
+            case .daemonUnreachable, .untrustedSocket: return unreachable
+            default: break
+            }
             return failure
         default:
             let code = Command.exitCode(for: error)

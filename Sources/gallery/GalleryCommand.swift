@@ -16,7 +16,7 @@ struct GalleryCommand: AsyncParsableCommand {
             written atomically.
 
             Exit status: 0 success, 1 failure (or a drag that was not dropped), 2 usage error, \
-            3 daemon unreachable, 130 interrupted.
+            3 daemon unreachable (or its socket another user's), 130 interrupted.
             """,
         version: PasteboardRelease.version,
         subcommands: [Add.self, ListImages.self, Move.self, DragImages.self, DropImages.self, Trash.self]

@@ -11,9 +11,12 @@ struct PB: AsyncParsableCommand {
         abstract: "Copy, paste, list and watch named pasteboards, and drag and drop between processes, through pasteboardd.",
         discussion: """
             pb talks to the daemon on $PASTEBOARD_SOCKET (default $XDG_RUNTIME_DIR/pasteboard/pasteboardd.sock) \
-            and starts pasteboardd itself when nothing listens there.
+            and starts pasteboardd itself when nothing listens there. It sends nothing to a socket \
+            whose listener runs as another user, nor to a default socket whose directory is not the \
+            user's own and private.
 
-            Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable.
+            Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable (or its socket \
+            another user's).
             """,
         version: PasteboardRelease.version,
         subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self]

@@ -64,7 +64,7 @@ enum QuickInvocation {
     func runBlocking() throws -> (@Sendable () async throws -> Void)? {
         switch self {
         case .paste(let job):
-            guard let connection = Self.connect() else { return job.run }
+            guard let connection = try Self.connect() else { return job.run }
             do {
                 try job.run(on: connection)
             } catch PasteboardError.daemonUnreachable {
@@ -79,7 +79,7 @@ enum QuickInvocation {
             var item = try ItemArguments.stdinItem(type: explicitType, sniff: TypeRegistry.sniffWithProcessEnvironment)
             if sensitive { item.isSensitive = true }
             let fallback: @Sendable () async throws -> Void = { [item] in try await Copy.copy([item], to: pasteboard) }
-            guard let connection = Self.connect() else { return fallback }
+            guard let connection = try Self.connect() else { return fallback }
             do {
                 try connection.setItems([item], on: pasteboard)
             } catch PasteboardError.daemonUnreachable {
@@ -89,9 +89,17 @@ enum QuickInvocation {
         return nil
     }
 
-    /// A connection to a daemon that already runs, or nil.
-    private static func connect() -> BlockingConnection? {
-        try? BlockingConnection(clientName: "pb")
+    /// A connection to a daemon that already runs, or nil when none answers. A socket of another
+    /// user is an error, not a reason to try again through `PasteboardConnection`.
+    private static func connect() throws -> BlockingConnection? {
+        do {
+            return try BlockingConnection(clientName: "pb")
+        } catch let error as PasteboardError {
+            if case .untrustedSocket = error { throw error }
+            return nil
+        } catch {
+            return nil
+        }
     }
 
     /// The pasteboard name to use (the general one when none was given), or nil when `name` is

@@ -103,9 +103,37 @@ def socket_path(environment=os.environ) -> str:
     """The daemon's socket, by the rule of CONNECTING."""
     if environment.get("PASTEBOARD_SOCKET"):
         return environment["PASTEBOARD_SOCKET"]
+    return default_socket_path(environment)
+
+
+def default_socket_path(environment=os.environ) -> str:
+    """The socket path of rules 2 and 3 of CONNECTING (without $PASTEBOARD_SOCKET)."""
     if environment.get("XDG_RUNTIME_DIR"):
         return os.path.join(environment["XDG_RUNTIME_DIR"], "pasteboard", "pasteboardd.sock")
     return f"/tmp/pasteboard-{os.getuid()}/pasteboardd.sock"
+
+
+def check_directory(path: str) -> None:
+    """CONNECTING: the directory of a default path must be ours and not writable by others."""
+    if path != default_socket_path():
+        return  # an explicit $PASTEBOARD_SOCKET may be in a shared directory (ssh -R into /tmp)
+    directory = os.path.dirname(path)
+    try:
+        info = os.stat(directory)
+    except FileNotFoundError:
+        return  # no daemon runs there
+    if info.st_uid != os.getuid() or info.st_mode & 0o022:
+        raise PasteboardError(f"refusing to talk to {path}: its directory {directory} is owned by uid "
+                              f"{info.st_uid} with mode {info.st_mode & 0o7777:o} (this user is uid {os.getuid()})")
+
+
+def check_peer(connection: socket.socket, path: str) -> None:
+    """CONNECTING: before sending anything, the peer must run as our own uid (SO_PEERCRED)."""
+    credentials = connection.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _, uid, _ = struct.unpack("3i", credentials)
+    if uid != os.getuid():
+        raise PasteboardError(f"refusing to talk to {path}: the process listening there runs as uid {uid}, "
+                              f"not as this user (uid {os.getuid()})")
 
 
 # ---------------------------------------------------------------------------------------
@@ -411,15 +439,20 @@ class Connection:
 
     @staticmethod
     def _connect(path: str) -> socket.socket:
+        check_directory(path)
         connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             connection.connect(path)
+            check_peer(connection, path)
         except (FileNotFoundError, ConnectionRefusedError) as error:
             connection.close()
             raise PasteboardError(f"no pasteboardd listens on {path} ({error.strerror})") from None
         except OSError as error:
             connection.close()
             raise PasteboardError(f"cannot connect to {path}: {error.strerror}") from None
+        except PasteboardError:
+            connection.close()
+            raise
         return connection
 
     def _handshake(self, client: str, app: Optional[str]) -> dict:

@@ -213,20 +213,30 @@ final class ProtocolTests: IntegrationTestCase {
         chmod(sandbox.socketPath, 0o777)
         var environment = sandbox.environment()
         environment["XDG_CONFIG_HOME"] = "/nonexistent"
-        let result = try runTool("/usr/bin/setpriv", [
-            "--reuid=65534", "--regid=65534", "--clear-groups", Binaries.url("pb").path, "list",
-        ], environment: environment, in: sandbox)
-        XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("serves uid 0 only"), result.stderr)
-        XCTAssertFalse(result.stdoutText.contains("changeCount"), result.stdoutText)
-        // The quick paste and copy send their request with the hello, without waiting for the
-        // welcome: they report the daemon's refusal all the same, not a broken pipe.
-        for (arguments, stdin) in [(["paste"], Data()), (["copy"], Data("from a stranger".utf8))] {
-            let quick = try runTool("/usr/bin/setpriv", [
+        // The daemon refuses that user at once, before any hello: a raw client of that uid (which
+        // checks nothing; /usr/bin/python3, as PATH's may be out of that uid's reach) reads its error.
+        let python = "/usr/bin/python3"
+        if access(python, X_OK) == 0 {
+            let raw = try runTool("/usr/bin/setpriv", [
+                "--reuid=65534", "--regid=65534", "--clear-groups", python, "-c",
+                "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\nreceived = b''\n"
+                    + "while chunk := s.recv(65536): received += chunk\nsys.stdout.write(received[10:].decode())",
+                sandbox.socketPath,
+            ], environment: environment, in: sandbox)
+            XCTAssertEqual(raw.status, 0, raw.stderr)
+            XCTAssertTrue(raw.stdoutText.contains("permission-denied"), raw.stdoutText)
+            XCTAssertTrue(raw.stdoutText.contains("serves uid 0 only"), raw.stdoutText)
+        }
+        // pb, run as that user, refuses first: the socket's peer runs as uid 0, not as pb's user,
+        // so pb sends nothing, and exits as for an unreachable daemon (the quick paste and copy
+        // included, which would send their request with the hello).
+        for (arguments, stdin) in [(["list"], Data()), (["paste"], Data()), (["copy"], Data("from a stranger".utf8))] {
+            let result = try runTool("/usr/bin/setpriv", [
                 "--reuid=65534", "--regid=65534", "--clear-groups", Binaries.url("pb").path,
             ] + arguments, stdin: stdin, environment: environment, in: sandbox)
-            XCTAssertEqual(quick.status, 1, "pb \(arguments[0]): \(quick.stderr)")
-            XCTAssertTrue(quick.stderr.contains("serves uid 0 only"), "pb \(arguments[0]): \(quick.stderr)")
+            XCTAssertEqual(result.status, 3, "pb \(arguments[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("runs as uid 0, not as this user (uid 65534)"), "pb \(arguments[0]): \(result.stderr)")
+            XCTAssertFalse(result.stdoutText.contains("changeCount"), result.stdoutText)
         }
         XCTAssertTrue(daemon.log.contains("refused connection from another user"), daemon.log)
         XCTAssertTrue(daemon.log.contains("peer.uid=65534"), daemon.log)

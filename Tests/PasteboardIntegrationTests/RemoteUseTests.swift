@@ -67,6 +67,31 @@ final class RemoteUseTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdoutText, "seen remotely", "the local pasteboard is untouched")
     }
 
+    /// The README's setup: `ssh -R /tmp/pb-$USER.sock:…`, a socket sshd makes as the user (mode
+    /// 0600) in a shared sticky directory. pb checks the directory only of the paths it derives
+    /// itself; for an explicit `PASTEBOARD_SOCKET` the peer's uid (sshd's session, the user's)
+    /// decides, so this keeps working.
+    func testAForwardedSocketInASharedStickyDirectoryIsTrusted() throws {
+        let shared = sandbox.path("shared-tmp")
+        XCTAssertEqual(mkdir(shared, 0o700), 0)
+        chmod(shared, 0o1777)  // as /tmp
+        let socket = shared + "/pb-user.sock"
+        let sticky = try SSHForwarding(forwarding: sandbox.socketPath, to: socket, in: sandbox)
+        defer { sticky.stop() }
+        var info = stat()
+        XCTAssertEqual(lstat(socket, &info), 0)
+        XCTAssertEqual(info.st_uid, getuid(), "sshd made the socket as the user")
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        let environment = remote.merging(["PASTEBOARD_SOCKET": socket]) { $1 }
+        let copied = try runTool("pb", ["copy", "--sensitive"], stdin: Data("through /tmp".utf8), environment: environment, in: sandbox)
+        XCTAssertEqual(copied.status, 0, copied.stderr)
+        let pasted = try runTool("pb", ["paste"], environment: environment, in: sandbox)
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        XCTAssertEqual(pasted.stdoutText, "through /tmp")
+        let listed = try runTool("pb", ["list"], environment: environment, in: sandbox)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+    }
+
     func testDragAndDropAndWatchExecWorkThroughTheForwardedSocket() throws {
         let original = sandbox.path("notes.txt")
         try Data("dragged from afar\n".utf8).write(to: URL(fileURLWithPath: original))

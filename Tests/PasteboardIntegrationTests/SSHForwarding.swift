@@ -53,13 +53,14 @@ final class SSHForwarding {
     }
 
     /// Starts sshd on a free loopback port and `ssh -R remoteSocket:localSocket`, and waits until
-    /// the forwarded socket reaches the daemon.
-    init(forwarding localSocket: String, in sandbox: Sandbox) throws {
+    /// the forwarded socket reaches the daemon. The remote socket is `remote/pasteboardd.sock` in
+    /// the sandbox unless `remoteSocket` names another (its directory must exist).
+    init(forwarding localSocket: String, to remoteSocket: String? = nil, in sandbox: Sandbox) throws {
         for tool in [Self.sshd, Self.ssh, Self.sshKeygen] where access(tool, X_OK) != 0 {
             throw XCTSkip("\(tool) is missing: apt-get install openssh-server openssh-client")
         }
-        directory = sandbox.path("ssh")
-        remoteSocket = sandbox.path("remote/pasteboardd.sock")
+        directory = sandbox.path("ssh-\(UUID().uuidString.prefix(8))")  // one per forwarding: a test may make two
+        self.remoteSocket = remoteSocket ?? sandbox.path("remote/pasteboardd.sock")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("remote"), withIntermediateDirectories: true)
         // sshd refuses to start without its privilege separation directory.
@@ -109,12 +110,12 @@ final class SSHForwarding {
             "-F", "/dev/null", "-i", "\(directory)/client_key", "-p", String(port),
             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
             "-o", "LogLevel=ERROR", "-o", "ExitOnForwardFailure=yes", "-o", "StreamLocalBindUnlink=yes",
-            "-N", "-R", "\(remoteSocket):\(localSocket)", "\(user)@127.0.0.1",
+            "-N", "-R", "\(self.remoteSocket):\(localSocket)", "\(user)@127.0.0.1",
         ], pidFile: "\(directory)/ssh.pid", sandbox: sandbox)
         self.client = client
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline, client.isRunning {
-            if let raw = try? RawClient(socketPath: remoteSocket) {
+            if let raw = try? RawClient(socketPath: self.remoteSocket) {
                 defer { raw.close() }
                 if (try? raw.hello())?.op == "welcome" { return }
             }
