@@ -110,6 +110,7 @@ public final class BlockingConnection {
         }
         switch answer {
         case .welcome(let value) where value.version == ProtocolVersion.current && reply.requestID == 0:
+            if let failure = value.limitsFailure { throw PasteboardError.daemon(ProtocolError(.malformedMessage, failure)) }
             handshakeWelcome = value
             isWelcomed = true
             return value

@@ -160,6 +160,7 @@ public final class PasteboardConnection: Sendable {
                 let welcome: Welcome
                 switch try reply.decodeMessage() {
                 case .welcome(let value):
+                    if let failure = value.limitsFailure { throw PasteboardError.daemon(ProtocolError(.malformedMessage, failure)) }
                     welcome = value
                     router.setWindow(value.window)
                 case .error(let error): throw PasteboardError.daemon(error)

@@ -167,6 +167,24 @@ public struct Welcome: Sendable, Equatable, Codable {
     }
 }
 
+extension Welcome {
+    /// The largest `window` a client takes from a daemon: 1 TiB, the most `pasteboardd --window` sets.
+    public static let maximumWindow = 1 << 40
+
+    /// Why a client cannot work with the limits this `welcome` announces (a frame length outside
+    /// 64 KiB...1 MiB, a window outside 64 KiB...1 TiB); nil when it can. A client sizes its
+    /// frames and its credit from them, so it checks them before it relies on them.
+    public var limitsFailure: String? {
+        if !(ProtocolLimits.minimumMaxFrameLength...ProtocolLimits.defaultMaxFrameLength).contains(maxFrameLength) {
+            return "welcome announces a maxFrameLength of \(maxFrameLength), outside \(ProtocolLimits.minimumMaxFrameLength) to \(ProtocolLimits.defaultMaxFrameLength)"
+        }
+        if !(ProtocolLimits.minimumWindow...Self.maximumWindow).contains(window) {
+            return "welcome announces a window of \(window), outside \(ProtocolLimits.minimumWindow) to \(Self.maximumWindow)"
+        }
+        return nil
+    }
+}
+
 /// The daemon's offer of descriptor hand-off (see pasteboard-protocol(7), HAND-OFF): a client
 /// that connects to `path` and writes `token` receives, on that socket, its ends of the
 /// transfers it asks to be handed off.

@@ -10,6 +10,9 @@ gets a welcome at once, then what a daemon would answer: a representation of PAY
 ok for a write once its last data frame has arrived, an error for any other request. Every
 chunk of bytes received is reported on stderr as "received N" before anything is answered, so
 a client that sent something and got its answer has been seen sending it. Runs until killed.
+
+IMPOSTOR_WINDOW and IMPOSTOR_MAX_FRAME_LENGTH in the environment replace the limits its welcome
+announces (the tests of a client's checks of a welcome, where it runs as the client's own user).
 """
 
 import json
@@ -48,7 +51,9 @@ def serve(connection, payload):
 
 def answer(connection, payload):
     connection.sendall(message(0, {"op": "welcome", "version": 1, "daemon": "pasteboardd 0.0.0",
-                                   "pid": os.getpid(), "maxFrameLength": 65536, "window": 1 << 20}))
+                                   "pid": os.getpid(),
+                                   "maxFrameLength": int(os.environ.get("IMPOSTOR_MAX_FRAME_LENGTH", 65536)),
+                                   "window": int(os.environ.get("IMPOSTOR_WINDOW", 1 << 20))}))
     buffered = b""
     writes = set()
     while True:

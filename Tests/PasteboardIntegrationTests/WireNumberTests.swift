@@ -81,6 +81,32 @@ final class WireNumberTests: IntegrationTestCase {
         try assertDaemonServes()
     }
 
+    /// The other way: limits a daemon announces are checked before the client sizes its frames
+    /// and credit by them (a fake daemon of the user's own, answering hello with odd limits).
+    func testAWelcomeWithLimitsOutOfRangeIsRefusedByTheClient() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/impostor_daemon.py").path
+        let python = "/usr/bin/python3"
+        guard access(python, X_OK) == 0 else { throw XCTSkip("\(python) is missing: the fake daemon is a Python script") }
+        for (variable, value, message) in [
+            ("IMPOSTOR_WINDOW", "-1", "welcome announces a window of -1"),
+            ("IMPOSTOR_WINDOW", "0", "welcome announces a window of 0"),
+            ("IMPOSTOR_MAX_FRAME_LENGTH", "9223372036854775807", "welcome announces a maxFrameLength of 9223372036854775807"),
+        ] {
+            let socket = sandbox.path("fake-\(variable.count)-\(value.count).sock")
+            let fake = try ToolProcess(python, [script, socket, "FAKE"], environment: ["PATH": "/usr/bin:/bin", variable: value], in: sandbox)
+            defer { fake.stop() }
+            XCTAssertNotNil(fake.waitForLine { $0 == "listening" }, "\(fake.stderrLines)")
+            var environment = sandbox.environment()
+            environment["PASTEBOARD_SOCKET"] = socket
+            for arguments in [["paste"], ["list"]] {
+                let result = try runTool("pb", arguments, environment: environment, in: sandbox)
+                XCTAssertNotEqual(result.status, 0, "pb \(arguments) took \(variable)=\(value)")
+                XCTAssertTrue(result.stderr.contains(message), "pb \(arguments): \(result.stderr)")
+            }
+        }
+    }
+
     func testARepeatedMemberNameIsMalformedAndChangesNothing() throws {
         try pbOK("copy", stdin: Data("keep me".utf8))
         let client = try connectedClient()
