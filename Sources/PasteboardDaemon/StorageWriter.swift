@@ -25,8 +25,8 @@ import Synchronization
 /// checkpointed on its own: one whose file cannot be written (its place taken, say) stays in
 /// the journal, which is then compacted to the newest records of those alone instead of
 /// emptied, so one pasteboard never keeps the others' old and cleared content on disk. The
-/// journal never grows past `journalSizeLimit`: an append that would pass it checkpoints first
-/// and, when that cannot make room, fails (`storage-failed`). It also checkpoints
+/// journal never grows past `journalSizeLimit`: a write that would pass it goes to a file of
+/// its own, as a large one does. It also checkpoints
 /// after a pasteboard is written empty (a clear) and when asked (`Work.checkpoints`), so
 /// cleared content does not stay on disk in the journal. Reading the directory back
 /// (`DurableStorage.loadAll`) takes, for each pasteboard, the newer of its file and its last
@@ -39,9 +39,13 @@ final class StorageWriter: Sendable {
     static let journalRecordLimit = 64 * 1024
     /// The journal's size past which the writer checkpoints.
     static let checkpointBytes = 4 * 1024 * 1024
-    /// The journal's bound: an append that would pass it is refused unless a checkpoint makes
-    /// room (only pasteboards that cannot be checkpointed and a failing disk come near it).
-    static let journalSizeLimit = 64 * 1024 * 1024
+    /// The journal's bound by default (see `journalSizeLimit`).
+    static let defaultJournalSizeLimit = 64 * 1024 * 1024
+
+    /// The journal's bound, zeros written ahead included: a pasteboard or history entry whose
+    /// record would pass it is written to a file of its own instead (only pasteboards that
+    /// cannot be checkpointed, or checkpoints failing on a failing disk, fill the journal).
+    let journalSizeLimit: Int
 
     /// The state directory.
     let directory: String
@@ -108,8 +112,9 @@ final class StorageWriter: Sendable {
     private let queue = Mutex(Queue())
     private let journal = Mutex(Journal())
 
-    init(directory: String, logger: Logger = Logger(label: "pasteboardd")) {
+    init(directory: String, logger: Logger = Logger(label: "pasteboardd"), journalSizeLimit: Int = StorageWriter.defaultJournalSizeLimit) {
         self.directory = directory
+        self.journalSizeLimit = journalSizeLimit
         self.historyDirectory = HistoryStorage.directory(inStateDirectory: directory)
         self.logger = logger
     }
@@ -163,12 +168,16 @@ final class StorageWriter: Sendable {
         // cleared has left the disk by then (were the checkpoint to fail, the clear itself
         // still stands), and the jobs that ask for one.
         var afterCheckpoint: [Job] = []
+        // What the journal can still take within its bound; what does not fit goes to its own file.
+        var room = journalSizeLimit - journal.end
         for var job in batch {
             var record = Appended()
             if let pasteboard = job.work.pasteboard {
                 let archive = PasteboardArchive.encoded(pasteboard)
-                if Self.size(of: archive) <= Self.journalRecordLimit {
+                let size = Self.size(of: archive)
+                if size <= Self.journalRecordLimit, 4 + size <= room {
                     JournalFile.appendRecord(of: archive, to: &records)
+                    room -= 4 + size
                     record.pasteboard = pasteboard
                 } else {
                     do throws(ArchiveFile.Failure) {
@@ -183,8 +192,10 @@ final class StorageWriter: Sendable {
             }
             for entry in job.work.history.write {
                 let archive = HistoryArchive.encoded(entry)
-                if Self.size(of: archive) <= Self.journalRecordLimit {
+                let size = Self.size(of: archive)
+                if size <= Self.journalRecordLimit, 4 + size <= room {
                     JournalFile.appendRecord(of: archive, to: &records)
+                    room -= 4 + size
                     record.entries[entry.sequence] = archive
                     continue
                 }
@@ -212,7 +223,6 @@ final class StorageWriter: Sendable {
             appended.append((job, record))
         }
         if !appended.isEmpty {
-            if journal.fd >= 0, journal.end + records.readableBytes > Self.journalSizeLimit { checkpoint(&journal) }
             let result = append(records, to: &journal)
             for (job, record) in appended {
                 guard case .success = result else {
@@ -278,10 +288,10 @@ final class StorageWriter: Sendable {
         }
         let fd = journal.fd
         let needed = journal.end + records.readableBytes
-        guard needed <= Self.journalSizeLimit else {
-            return .failure(ArchiveFile.Failure(description: "the journal \(journalPath) is full (\(journal.end) bytes; its bound is \(Self.journalSizeLimit)) and could not be checkpointed"))
+        guard needed <= journalSizeLimit else {
+            return .failure(ArchiveFile.Failure(description: "the journal \(journalPath) is full (\(journal.end) bytes; its bound is \(journalSizeLimit))"))
         }
-        if needed > journal.size { preallocate(to: needed + JournalFile.preallocation, journal: &journal) }
+        if needed > journal.size { preallocate(to: max(needed, min(needed + JournalFile.preallocation, journalSizeLimit)), journal: &journal) }
         var failedErrno: Int32?
         if lseek(fd, off_t(journal.end), SEEK_SET) < 0 { failedErrno = errno }
         if failedErrno == nil { failedErrno = ArchiveFile.writeAll(fd, [records]) }
