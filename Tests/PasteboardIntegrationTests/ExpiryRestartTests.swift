@@ -61,4 +61,25 @@ final class ExpiryRestartTests: IntegrationTestCase {
         daemon = try DaemonProcess.started(in: sandbox)
         XCTAssertEqual(try pbOK("paste").stdoutText, "newer, no expiry")
     }
+
+    func testALazyCopyThatExpiredWhileTheDaemonWasAwayIsNotPutBack() throws {
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--memory-only"])
+        let file = sandbox.path("short-lived.txt")
+        try Data("short-lived and lazy".utf8).write(to: URL(fileURLWithPath: file))
+        let copier = try startPB("copy", "--lazy", "-p", "work", "--expire", "2", file)
+        XCTAssertTrue(eventually(timeout: 20) { (try? self.itemCount("work")) == 1 }, "the lazy copy never appeared")
+        let appeared = Date()  // the source's first copy, and so its deadline's start, came before
+        daemon.kill9()
+        waitUntilPassed(appeared.addingTimeInterval(2.3))
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--memory-only"])
+        var cameBack = false
+        let ended = eventually(timeout: 20) {
+            if ((try? self.itemCount("work")) ?? 0) > 0 { cameBack = true }
+            return !copier.process.isRunning
+        }
+        XCTAssertTrue(ended, "the source is done: its copy expired while the daemon was away")
+        XCTAssertFalse(cameBack, "a copy again after the reconnect would have outlived its deadline")
+        XCTAssertEqual(try itemCount("work"), 0)
+    }
 }
