@@ -57,7 +57,9 @@ public struct LiveSource: Sendable {
     public let items: [ItemProvider]
     /// The pasteboard's name.
     public let pasteboard: String
-    /// When set, the daemon clears the pasteboard this long after each copy, unless it changed.
+    /// When set, the daemon clears the pasteboard this long after the first copy, unless it
+    /// changed. A copy again after a reconnect keeps that deadline (it asks for the time left,
+    /// and copies nothing once it has passed), so a restart of the daemon never extends it.
     public var expiry: Duration?
     /// The daemon's socket.
     public var socketPath: String
@@ -108,6 +110,8 @@ public struct LiveSource: Sendable {
         defer { stopping.cancel() }
 
         var changeCount: Int?
+        // When the first copy expires (see `expiry`), on a clock that runs while the daemon is away.
+        var deadline: ContinuousClock.Instant?
         var failures = 0
         while true {
             if stopRequested.isOpen { return .stopped }
@@ -119,9 +123,12 @@ public struct LiveSource: Sendable {
                     let copied: Int
                     let reconnected = changeCount != nil
                     if let previous = changeCount {
-                        guard let again = try await copyAgain(on: board, previous: previous) else { return .ended(.replacedWhileAway) }
+                        guard let again = try await copyAgain(on: board, previous: previous, deadline: deadline) else {
+                            return .ended(.replacedWhileAway)
+                        }
                         copied = again
                     } else {
+                        deadline = expiry.map { ContinuousClock.now + $0 }
                         copied = try await board.setItems(items, expiringAfter: expiry)
                     }
                     changeCount = copied
@@ -146,11 +153,18 @@ public struct LiveSource: Sendable {
     }
 
     /// After a reconnect: puts the items back if the pasteboard still holds the restored copy
-    /// (change count `previous`) or was never written since the daemon started (0). Returns the
-    /// new change count, or nil when another copy took the pasteboard.
-    private func copyAgain(on board: Pasteboard, previous: Int) async throws -> Int? {
+    /// (change count `previous`) or was never written since the daemon started (0), expiring at
+    /// the first copy's `deadline` when it has one. Returns the new change count, or nil when
+    /// another copy took the pasteboard or the deadline passed while the daemon was away.
+    private func copyAgain(on board: Pasteboard, previous: Int, deadline: ContinuousClock.Instant?) async throws -> Int? {
         let current = try await board.changeCount()
         guard current == previous || current == 0 else { return nil }
+        var expiry = expiry
+        if let deadline {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return nil }
+            expiry = remaining
+        }
         do {
             return try await board.setItems(items, expiringAfter: expiry, ifChangeCount: current)
         } catch let error as PasteboardError where error.code == .conflict {

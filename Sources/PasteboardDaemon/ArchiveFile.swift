@@ -12,7 +12,8 @@ import NIOCore
 /// bytes of every eager representation, in order), and a 4-byte big-endian CRC-32 of everything
 /// before it. A file is written to a temporary name (`<file>.tmp`, mode 0600), synced, and
 /// renamed into place, then the directory is synced, so a crash leaves the old file or the new
-/// one, never a mix; a file that fails any check on reading is reported, never served.
+/// one, never a mix; a file that fails any check on reading is reported, never served. Files
+/// are opened as `OwnFile` says: never through a symbolic link, only when a regular file of ours.
 enum ArchiveFile {
     /// A failure to write or read a file, for logs and error messages.
     struct Failure: Error, CustomStringConvertible {
@@ -28,8 +29,7 @@ enum ArchiveFile {
     /// as it was.
     static func write(_ chunks: [ByteBuffer], to target: String, in directory: String, syncsDirectory: Bool = true) throws(Failure) {
         let temporary = target + temporarySuffix
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure("create", temporary) }
+        let fd = try OwnFile.open(temporary, O_WRONLY | O_CREAT | O_TRUNC).get()
         var failedErrno = writeAll(fd, chunks)
         if failedErrno == nil, fsync(fd) != 0 { failedErrno = errno }
         if close(fd) != 0, failedErrno == nil { failedErrno = errno }
@@ -64,8 +64,7 @@ enum ArchiveFile {
     /// Reads the file at `path`: its header bytes and its body (without the checksum). Throws
     /// when it is truncated, fails its checksum, or does not start with `magic`.
     static func read(_ path: String, magic: [UInt8], kind: String) throws(Failure) -> (header: [UInt8], body: ByteBuffer) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", path) }
+        let fd = try OwnFile.open(path, O_RDONLY).get()
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw failure("stat", path) }

@@ -392,13 +392,13 @@ struct ClientConnection: Sendable {
         case .pasteboard(let name, let expire, let ifChangeCount):
             do {
                 let changeCount = try await store.replaceItems(
-                    of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
+                    of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil,
+                    expiringAfter: expire)
                 // Debug: one line per copy, which a shell loop makes thousands of.
                 logger.debug("pasteboard written", metadata: [
                     "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
                     "sensitive": "\(items.contains(where: \.isSensitive))",
                 ])
-                if let expire { scheduleExpiry(of: name, at: changeCount, after: expire, logger: logger) }
                 try await writer.send(.ok(OK(changeCount: changeCount)), on: id)
             } catch let error as ProtocolError {
                 logger.error("pasteboard not written", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
@@ -422,18 +422,6 @@ struct ClientConnection: Sendable {
                 await store.notifyReleased(items)
                 try await writer.send(.error(error), on: id)
             }
-        }
-    }
-
-    /// Clears `name` after `seconds`, unless it changed meanwhile (its change count moved on).
-    private func scheduleExpiry(of name: String, at changeCount: Int, after seconds: Double, logger: Logger) {
-        let store = store
-        Task {
-            try? await Task.sleep(for: SecondsLimit.duration(seconds))
-            guard let cleared = try? await store.replaceItems(of: name, with: [], ifChangeCount: changeCount),
-                  cleared != changeCount
-            else { return }
-            logger.info("pasteboard expired", metadata: ["pasteboard": "\(name)", "changeCount": "\(cleared)"])
         }
     }
 

@@ -2,8 +2,11 @@
 public enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// Another daemon already serves this socket.
     case alreadyRunning(socketPath: String, pid: Int32?)
-    /// The socket's directory is unsafe or cannot be made.
-    case unsafeDirectory(path: String, reason: String)
+    /// One of the daemon's directories (`kind` says which) is unsafe or cannot be made.
+    case unsafeDirectory(path: String, kind: OwnDirectory.Kind = .socket, reason: String)
+    /// A file of the daemon's in one of its directories is not a regular file of this user
+    /// (or, for the socket, not a socket).
+    case unsafeFile(path: String, reason: String)
     /// A system call failed.
     case system(operation: String, path: String, errno: Int32)
     /// systemd passed this process a socket (`LISTEN_PID`, `LISTEN_FDS`) that it cannot serve.
@@ -13,8 +16,10 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .alreadyRunning(let path, let pid):
             "another pasteboardd\(pid.map { " (pid \($0))" } ?? "") is already serving \(path)"
-        case .unsafeDirectory(let path, let reason):
-            "refusing to use socket directory \(path): \(reason)"
+        case .unsafeDirectory(let path, let kind, let reason):
+            "refusing to use \(kind) \(path): \(reason)"
+        case .unsafeFile(let path, let reason):
+            "refusing to use \(path): \(reason)"
         case .system(let operation, let path, let code):
             "\(operation) \(path): \(String(cString: strerror(code)))"
         case .socketActivation(let reason):

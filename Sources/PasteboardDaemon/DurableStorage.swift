@@ -17,10 +17,10 @@ public struct DurableStorage: Sendable {
     /// Commits the writes.
     private let writer: StorageWriter
 
-    /// Uses `directory`, creating it (0700) when missing; refuses one owned by another user or
-    /// writable by group or others.
+    /// Uses `directory`, creating it (0700) when missing; refuses one that is not a directory,
+    /// is owned by another user or is writable by group or others (naming it the state directory).
     public init(directory: String) throws(DaemonError) {
-        try SocketDirectory.prepare(directory)
+        try OwnDirectory.prepare(directory, kind: .state)
         self.directory = directory
         self.writer = StorageWriter(directory: directory)
     }
@@ -73,43 +73,115 @@ public struct DurableStorage: Sendable {
         return Array(restored.values)
     }
 
-    /// What the journal holds and where its whole records end, or nil without a journal. A
-    /// journal that is not one is set aside as `journal.damaged` (and logged); records that
-    /// cannot be read are logged and skipped.
+    /// What the journal holds and where its whole records end, or nil without a journal.
+    ///
+    /// The journal is read one record at a time (see `JournalScanner`), so memory stays bounded
+    /// by the largest record and the newest content of each pasteboard, whatever the file's
+    /// size. A damaged record is skipped and the records after it kept; what was lost is logged
+    /// at level error and the journal is copied aside (`JournalFile.damagedName`) before the
+    /// checkpoint empties it. A write cut short at the end was never acknowledged: a notice. A
+    /// journal that is not one (or not a regular file of ours) is renamed aside and logged.
     private func loadJournal(registry: TypeRegistry, logger: Logger) -> (replay: JournalFile.Replay, validLength: Int)? {
         let path = directory + "/" + JournalFile.name
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno != ENOENT {
-                logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+        let fd: Int32
+        switch OwnFile.open(path, O_RDONLY) {
+        case .success(let opened):
+            fd = opened
+        case .failure(let failure):
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                if errno != ENOENT {
+                    logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+                }
+                return nil
             }
+            setAside(path, reason: failure.description, logger: logger)
             return nil
         }
         defer { close(fd) }
         var info = stat()
-        let contents: JournalFile.Contents
-        do throws(ArchiveFile.Failure) {
-            guard fstat(fd, &info) == 0, let bytes = ArchiveFile.readAll(fd, count: Int(info.st_size)) else {
-                throw ArchiveFile.Failure(description: "\(path) could not be read whole")
-            }
-            contents = try JournalFile.contents(of: bytes, source: path)
-        } catch {
-            rename(path, path + ".damaged")
-            logger.error("set aside a damaged journal", metadata: ["file": "\(path).damaged", "reason": "\(error.description)"])
+        guard fstat(fd, &info) == 0, info.st_size >= 0 else {
+            logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
             return nil
         }
-        if let problem = contents.problem {
+        let scanner = JournalScanner(bytes: JournalFileBytes(fd: fd, count: Int(info.st_size)), source: path)
+        var replay = JournalFile.Replay()
+        var unreadable: [JournalDamage] = []
+        let outcome: JournalScanner<JournalFileBytes>.Outcome
+        do throws(ArchiveFile.Failure) {
+            outcome = try scanner.scan { archive, number in
+                do throws(ArchiveFile.Failure) {
+                    replay.apply(try JournalRecord.decode(archive, registry: registry, source: "\(path) record \(number)"))
+                } catch {
+                    unreadable.append(JournalDamage(number: number, offset: -1, length: archive.readableBytes, reason: error.description, content: JournalRecord.describeDamaged(archive)))
+                }
+            }
+        } catch {
+            setAside(path, reason: error.description, logger: logger)
+            return nil
+        }
+        if let problem = outcome.tornTail {
             logger.notice("the journal ends in a write that was never acknowledged; it is ignored", metadata: ["reason": "\(problem)"])
         }
-        var replay = JournalFile.Replay()
-        for (index, archive) in contents.archives.enumerated() {
-            do throws(ArchiveFile.Failure) {
-                replay.apply(try JournalRecord.decode(archive, registry: registry, source: "\(path) record \(index + 1)"))
-            } catch {
-                logger.error("skipped a damaged journal record", metadata: ["reason": "\(error.description)"])
+        let lost = outcome.damaged + unreadable
+        if !lost.isEmpty {
+            let copy = keepDamagedCopy(of: fd, size: Int(info.st_size), logger: logger)
+            for damage in lost.sorted(by: { $0.number < $1.number }) {
+                var metadata: Logger.Metadata = [
+                    "record": "\(damage.number)", "bytes": "\(damage.length)", "reason": "\(damage.reason)",
+                    "held": "\(damage.content ?? "unknown")",
+                ]
+                if damage.offset >= 0 { metadata["byte"] = "\(damage.offset)" }
+                logger.error("lost a damaged journal record; the records after it are kept", metadata: metadata)
             }
+            logger.error("the journal had damaged records", metadata: [
+                "file": "\(path)", "lost": "\(lost.count)", "copy": "\(copy ?? "none")",
+            ])
         }
-        return (replay, contents.validLength)
+        return (replay, outcome.validLength)
+    }
+
+    /// Renames the journal at `path`, which cannot be read as one, out of the way (never over
+    /// an earlier copy), so a fresh journal takes new writes.
+    private func setAside(_ path: String, reason: String, logger: Logger) {
+        guard let target = JournalFile.freeDamagedPath(in: directory) else {
+            logger.error("cannot set aside a damaged journal: every name for it is taken; it is removed", metadata: ["file": "\(path)", "reason": "\(reason)"])
+            unlink(path)
+            return
+        }
+        guard rename(path, target) == 0 else {
+            logger.error("cannot set aside a damaged journal", metadata: ["file": "\(path)", "reason": "\(reason)", "error": "\(String(cString: strerror(errno)))"])
+            return
+        }
+        logger.error("set aside a damaged journal", metadata: ["file": "\(target)", "reason": "\(reason)"])
+    }
+
+    /// Copies the journal (open as `fd`, `size` bytes) to a free damaged name, synced, for
+    /// inspection; returns the copy's path, or nil when none could be made (logged).
+    private func keepDamagedCopy(of fd: Int32, size: Int, logger: Logger) -> String? {
+        guard let target = JournalFile.freeDamagedPath(in: directory) else {
+            logger.error("no copy of the damaged journal kept: every name for it is taken")
+            return nil
+        }
+        guard case .success(let copy) = OwnFile.open(target, O_WRONLY | O_CREAT | O_EXCL) else {
+            logger.error("no copy of the damaged journal kept", metadata: ["file": "\(target)", "error": "\(String(cString: strerror(errno)))"])
+            return nil
+        }
+        defer { close(copy) }
+        let bytes = JournalFileBytes(fd: fd, count: size)
+        var offset = 0
+        while offset < size {
+            let length = min(1 << 20, size - offset)
+            guard let chunk = bytes.read(at: offset, length: length), ArchiveFile.writeAll(copy, [chunk]) == nil else {
+                logger.error("no copy of the damaged journal kept", metadata: ["file": "\(target)", "error": "\(String(cString: strerror(errno)))"])
+                unlink(target)
+                return nil
+            }
+            offset += length
+        }
+        fsync(copy)
+        ArchiveFile.syncDirectory(directory)
+        return target
     }
 
     /// Every archive in the directory that passes its checks.
@@ -123,9 +195,12 @@ public struct DurableStorage: Sendable {
         var restored: [NamedPasteboard] = []
         for name in names.sorted() {
             let path = directory + "/" + name
-            if name.hasSuffix(PasteboardArchive.fileExtension + ".tmp") {
-                unlink(path)
-                logger.notice("removed the remains of an interrupted write", metadata: ["file": "\(path)"])
+            if name.hasSuffix(PasteboardArchive.fileExtension + ArchiveFile.temporarySuffix) || name == JournalFile.temporaryName {
+                if unlink(path) == 0 {
+                    logger.notice("removed the remains of an interrupted write", metadata: ["file": "\(path)"])
+                } else {
+                    logger.warning("cannot remove the remains of an interrupted write", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+                }
                 continue
             }
             guard name.hasSuffix(PasteboardArchive.fileExtension) else { continue }

@@ -20,20 +20,25 @@ struct HistoryStorage: Sendable {
         stateDirectory + "/history"
     }
 
-    /// `history/` in `stateDirectory`. When it exists, it must belong to this user and not be
-    /// writable by group or others, or this throws.
+    /// `history/` in `stateDirectory`. When anything is in its place, it must be a directory
+    /// (not a symbolic link) of this user that group and others cannot write to, or this throws
+    /// naming it the history directory.
     init(stateDirectory: String) throws(DaemonError) {
         directory = Self.directory(inStateDirectory: stateDirectory)
-        if access(directory, F_OK) == 0 { try SocketDirectory.prepare(directory) }
+        var info = stat()
+        if lstat(directory, &info) == 0 { try OwnDirectory.check(info, path: directory, kind: .history) }
     }
 
     /// Every entry stored in the directory, and the sequences of the files that fail their
     /// checks: those are logged and skipped (left on disk for inspection until the history is
     /// cleared). Leftover temporary files of an interrupted write are removed.
     func loadAll(registry: TypeRegistry, logger: Logger) -> (entries: [HistoryEntry], damaged: [Int]) {
-        guard let stream = opendir(directory) else {
-            if errno == ENOENT { return ([], []) }  // no entry was ever stored
-            logger.warning("cannot read the history directory", metadata: ["directory": "\(directory)", "error": "\(String(cString: strerror(errno)))"])
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0, let stream = fdopendir(fd) else {
+            let code = errno
+            if fd >= 0 { close(fd) }
+            if code == ENOENT { return ([], []) }  // no entry was ever stored
+            logger.warning("cannot read the history directory", metadata: ["directory": "\(directory)", "error": "\(String(cString: strerror(code)))"])
             return ([], [])
         }
         defer { closedir(stream) }

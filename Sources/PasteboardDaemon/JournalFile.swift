@@ -10,9 +10,11 @@ import NIOCore
 ///
 /// Layout: the 8-byte magic `PBJRNL01`, then records, each a 4-byte big-endian length and that
 /// many bytes: one pasteboard's whole archive (see `PasteboardArchive`), checksum included. A
-/// later record of a pasteboard replaces an earlier one. Records are only ever appended, and
-/// each batch is synced before any of its writes is acknowledged, so a crash can only leave an
-/// incomplete record at the end, which reading stops at.
+/// later record of a pasteboard replaces an earlier one. Records are only ever appended (a
+/// compaction writes a new journal and renames it into place), and each batch is synced before
+/// any of its writes is acknowledged, so a crash can only leave an incomplete record at the
+/// end. A record damaged later (a flipped bit) is skipped on its own: reading goes on after it
+/// (see `JournalScanner`), so one bad record never costs the acknowledged ones after it.
 ///
 /// After the records the file may hold zeros to its end: the writer extends the journal ahead
 /// of its records by `preallocation` bytes of written zeros, so that appending overwrites
@@ -34,48 +36,24 @@ enum JournalFile {
         for chunk in archive { buffer.writeImmutableBuffer(chunk) }
     }
 
-    /// What a journal's bytes hold: the archives of its whole records, in order, and where the
-    /// valid part ends.
-    struct Contents {
-        /// Each whole record's archive bytes, oldest first.
-        var archives: [ByteBuffer] = []
-        /// The length of the magic and the whole records; what follows is not to be trusted.
-        var validLength = JournalFile.headerLength
-        /// Why reading stopped before the end, when it did.
-        var problem: String?
-    }
+    /// The longest record a journal holds: the writer appends archives of at most
+    /// `StorageWriter.journalRecordLimit` bytes and history removals it splits to stay under
+    /// this, so a longer length word is damage, never allocated.
+    static let recordLengthLimit = 1 << 20
+    /// The name of the file the compacting writer fills before renaming it over the journal.
+    static let temporaryName = name + ArchiveFile.temporarySuffix
+    /// The name a damaged journal's copy gets (`journal.damaged`, else the first free of
+    /// `journal.damaged.1` to `.99`), so an earlier copy is never overwritten.
+    static let damagedName = name + ".damaged"
 
-    /// Splits `bytes`, a journal's whole content, into its records. A record that is cut short
-    /// or fails its archive's checksum ends the valid part (`problem` says so). Throws when
-    /// `bytes` does not start as a journal does.
-    static func contents(of bytes: ByteBuffer, source: String) throws(ArchiveFile.Failure) -> Contents {
-        var buffer = bytes
-        guard buffer.readBytes(length: magic.count) == magic else {
-            throw ArchiveFile.Failure(description: "\(source) is not a pasteboard journal")
+    /// The first name in `directory` under which a damaged journal can be kept without
+    /// replacing an earlier one, or nil when all are taken.
+    static func freeDamagedPath(in directory: String) -> String? {
+        for index in 0..<100 {
+            let path = directory + "/" + damagedName + (index == 0 ? "" : ".\(index)")
+            var info = stat()
+            if lstat(path, &info) != 0 && errno == ENOENT { return path }
         }
-        var contents = Contents()
-        while buffer.readableBytes > 0 {
-            let offset = contents.validLength
-            if buffer.readableBytes >= 4, buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) == 0 {
-                // The zeros written ahead of the records; anything else there is a write cut short.
-                if !buffer.readableBytesView.allSatisfy({ $0 == 0 }) {
-                    contents.problem = "\(source) ends in an incomplete record at byte \(offset) (a write cut short)"
-                }
-                break
-            }
-            guard let length = buffer.readInteger(as: UInt32.self), let archive = buffer.readSlice(length: Int(length)) else {
-                contents.problem = "\(source) ends in an incomplete record at byte \(offset) (a write cut short)"
-                break
-            }
-            guard archive.readableBytes >= 12, archive.withUnsafeReadableBytes({ bytes in
-                ArchiveFile.checksumMatches(bytes)
-            }) else {
-                contents.problem = "\(source) has a record that fails its checksum at byte \(offset)"
-                break
-            }
-            contents.archives.append(archive)
-            contents.validLength += 4 + archive.readableBytes
-        }
-        return contents
+        return nil
     }
 }

@@ -18,10 +18,46 @@ enum JournalRecord {
         var sequences: [Int]
     }
 
+    /// The most sequences one removal record lists, so it stays far below
+    /// `JournalFile.recordLengthLimit` (a sequence takes at most 20 bytes of JSON).
+    static let sequencesPerRemoval = 10_000
+
     /// The bytes of a record saying the entries `sequences` left.
     static func removal(of sequences: [Int]) -> [ByteBuffer] {
         // Encoding a plain Codable struct of integers cannot fail.
         ArchiveFile.encoded(magic: removalMagic, header: try! JSONBytesEncoder.encode(Removal(sequences: sequences)), body: [])
+    }
+
+    /// The records saying the entries `sequences` left, each listing at most
+    /// `sequencesPerRemoval`.
+    static func removals(of sequences: [Int]) -> [[ByteBuffer]] {
+        stride(from: 0, to: sequences.count, by: sequencesPerRemoval).map { start in
+            removal(of: Array(sequences[start..<min(start + sequencesPerRemoval, sequences.count)]))
+        }
+    }
+
+    /// The members of a record's header that say what it holds.
+    private struct Identity: Decodable {
+        var name: String?
+        var changeCount: Int?
+        var sequence: Int?
+    }
+
+    /// What a record that failed its checksum seems to hold, read from its header without
+    /// trusting it (for the log line that says what was lost): "pasteboard 'work' (change
+    /// count 3)", "history entry 12", "a history removal", or "unknown".
+    static func describeDamaged(_ archive: ByteBuffer) -> String {
+        let magic = archive.getBytes(at: archive.readerIndex, length: min(8, archive.readableBytes))
+        if magic == removalMagic { return "a history removal" }
+        guard magic == PasteboardArchive.magic || magic == HistoryArchive.magic,
+              let headerLength = archive.getInteger(at: archive.readerIndex + 8, as: UInt32.self),
+              Int(headerLength) <= archive.readableBytes - 12,
+              let header = archive.getBytes(at: archive.readerIndex + 12, length: Int(headerLength)),
+              let identity = try? JSONTreeDecoder.decode(Identity.self, from: header)
+        else { return "unknown (its header is damaged)" }
+        if magic == HistoryArchive.magic { return identity.sequence.map { "history entry \($0)" } ?? "a history entry" }
+        guard let name = identity.name else { return "a pasteboard" }
+        return "pasteboard '\(name)'" + (identity.changeCount.map { " (change count \($0))" } ?? "")
     }
 
     /// The record in `archive`, one record's bytes (`source` names it in errors); throws when

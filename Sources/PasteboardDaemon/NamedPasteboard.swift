@@ -6,27 +6,34 @@ public struct NamedPasteboard: Sendable {
     public private(set) var changeCount = 0
     /// The current items, in order.
     public private(set) var items: [StoredItem] = []
+    /// When the current items expire (`write` with `expire`), or nil: stored with them, so the
+    /// deadline survives a restart.
+    private(set) var expiry: ExpiryDeadline?
 
     /// An empty pasteboard.
     public init(name: String) { self.name = name }
 
-    /// A pasteboard as it was stored: its change count and items.
-    init(name: String, changeCount: Int, items: [StoredItem]) {
+    /// A pasteboard as it was stored: its change count, items and their expiry.
+    init(name: String, changeCount: Int, items: [StoredItem], expiry: ExpiryDeadline? = nil) {
         self.name = name
         self.changeCount = changeCount
         self.items = items
+        self.expiry = expiry
     }
 
-    /// This pasteboard with `newItems` in place of its items and the change counted.
-    func replacing(_ newItems: [StoredItem]) -> NamedPasteboard {
+    /// This pasteboard with `newItems` in place of its items, expiring at `expiry` when given,
+    /// and the change counted.
+    func replacing(_ newItems: [StoredItem], expiry: ExpiryDeadline? = nil) -> NamedPasteboard {
         var next = self
         next.replaceItems(newItems)
+        next.expiry = expiry
         return next
     }
 
-    /// Replaces the items and counts the change.
+    /// Replaces the items (which do not expire) and counts the change.
     public mutating func replaceItems(_ newItems: [StoredItem]) {
         items = newItems
+        expiry = nil
         changeCount += 1
     }
 

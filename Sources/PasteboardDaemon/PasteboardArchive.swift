@@ -5,8 +5,10 @@ import PasteboardTypes
 /// One named pasteboard on disk: `<name>.pasteboard` in the state directory.
 ///
 /// An `ArchiveFile` with the magic `PBSTATE1` whose header (JSON) holds the name, the change
-/// count and the items (`ArchivedItem`), and whose body holds the bytes of every eager
-/// representation in order. Sensitive items are never written.
+/// count, the items (`ArchivedItem`) and, for content that expires, `expiresAt` (milliseconds
+/// since 1970 UTC; absent in archives of content that does not expire, and in every archive an
+/// earlier daemon wrote, which therefore still read the same), and whose body holds the bytes
+/// of every eager representation in order. Sensitive items are never written.
 enum PasteboardArchive {
     static let fileExtension = ".pasteboard"
     static let magic = Array("PBSTATE1".utf8)
@@ -18,6 +20,8 @@ enum PasteboardArchive {
         var name: String
         var changeCount: Int
         var items: [ArchivedItem]
+        /// When the items expire (see `ExpiryDeadline`); nil when they do not.
+        var expiresAt: Int?
     }
 
     /// The archive file of pasteboard `name` in `directory`.
@@ -42,7 +46,9 @@ enum PasteboardArchive {
         var body: [ByteBuffer] = []
         // Sensitive items stay in memory only: after a restart the pasteboard holds the others.
         let items = pasteboard.items.filter { !$0.isSensitive }.map { ArchivedItem($0, body: &body) }
-        return (headerJSON(Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: items)), body)
+        return (headerJSON(Header(
+            name: pasteboard.name, changeCount: pasteboard.changeCount, items: items,
+            expiresAt: pasteboard.expiry?.millisecondsSinceEpoch)), body)
     }
 
     /// The header's JSON, written by hand: every durable copy writes one, and Codable's generic
@@ -59,6 +65,7 @@ enum PasteboardArchive {
             json.output += item.json
         }
         json.output.append(UInt8(ascii: "]"))
+        json.member("expiresAt", header.expiresAt)
         json.close()
         return json.output
     }
@@ -96,6 +103,6 @@ enum PasteboardArchive {
             items.append(try item.stored(body: &body, registry: registry, path: source))
         }
         guard body.readableBytes == 0 else { throw Failure(description: "\(source) is longer than its header says") }
-        return NamedPasteboard(name: header.name, changeCount: header.changeCount, items: items)
+        return NamedPasteboard(name: header.name, changeCount: header.changeCount, items: items, expiry: header.expiresAt.map(ExpiryDeadline.init(millisecondsSinceEpoch:)))
     }
 }

@@ -217,7 +217,7 @@ public final class PasteboardServer: Service, Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw DaemonError.unsafeDirectory(path: path, reason: "a file that is not a socket is in the way")
+            throw DaemonError.unsafeFile(path: path, reason: "a file that is not a socket is in the way of the socket")
         }
         logger.info("replacing stale socket", metadata: ["socket": "\(path)"])
         unlink(path)

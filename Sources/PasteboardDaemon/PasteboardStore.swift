@@ -49,7 +49,9 @@ public actor PasteboardStore {
     }
 
     /// Loads the pasteboards kept in the storage (damaged archives are logged and skipped), and
-    /// the general pasteboard's history; returns how many pasteboards were restored.
+    /// the general pasteboard's history, then clears the content whose expiry passed while the
+    /// daemon was not running and sets the other expiries' timers again (see
+    /// `restoreExpiries`); returns how many pasteboards were restored.
     @discardableResult
     public func restore(logger: Logger) async -> Int {
         self.logger = logger
@@ -57,6 +59,7 @@ public actor PasteboardStore {
         let restored = storage.loadAll(registry: registry, logger: logger)
         for pasteboard in restored { pasteboards[pasteboard.name] = pasteboard }
         await restoreHistory(stateDirectory: storage.directory)
+        await restoreExpiries()
         return restored.count
     }
 
@@ -82,10 +85,12 @@ public actor PasteboardStore {
     /// (`.ignore`, as `clear` does) or to throw `conflict` (`.fail`, as `write` does).
     /// A write of the general pasteboard becomes its newest history entry (see `ContentHistory`)
     /// unless `recordsHistory` is false (a copy that expires is kept out of the history).
+    /// With `expiringAfter` seconds, the content is cleared that long after, unless it changed
+    /// meanwhile; the deadline is stored with it, so it holds across a restart.
     @discardableResult
     public func replaceItems(
         of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore,
-        recordsHistory: Bool = true
+        recordsHistory: Bool = true, expiringAfter seconds: Double? = nil
     ) async throws(ProtocolError) -> Int {
         await beginWrite(name)
         defer { endWrite(name) }
@@ -94,14 +99,17 @@ public actor PasteboardStore {
             guard conflict == .fail else { return current.changeCount }
             throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
         }
-        return try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory)
+        let expiry = seconds.map { ExpiryDeadline(after: $0) }
+        let changeCount = try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory, expiry: expiry)
+        if let expiry { scheduleExpiry(of: name, at: changeCount, deadline: expiry) }
+        return changeCount
     }
 
-    /// Replaces the items of `name`, whose write turn the caller holds (`beginWrite`); returns
-    /// the new change count. See `replaceItems`.
-    func replaceWhileWriting(_ name: String, with items: [StoredItem], recordsHistory: Bool) async throws(ProtocolError) -> Int {
+    /// Replaces the items of `name`, whose write turn the caller holds (`beginWrite`), expiring
+    /// at `expiry` when given; returns the new change count. See `replaceItems`.
+    func replaceWhileWriting(_ name: String, with items: [StoredItem], recordsHistory: Bool, expiry: ExpiryDeadline? = nil) async throws(ProtocolError) -> Int {
         let current = pasteboard(named: name)
-        let next = current.replacing(items)
+        let next = current.replacing(items, expiry: expiry)
         // A write of the general pasteboard changes its history too: the history as it is once
         // the write is stored is planned first, and its file changes are stored with the
         // pasteboard, in the same sync. Nothing else changes the history while the turn is held
@@ -168,6 +176,13 @@ public actor PasteboardStore {
             next.resume()
         } else {
             writing.remove(name)
+        }
+    }
+
+    /// The pasteboards whose content expires, by name: their change count and deadline.
+    func pasteboardsWithExpiry() -> [(name: String, changeCount: Int, deadline: ExpiryDeadline)] {
+        pasteboards.values.sorted { $0.name < $1.name }.compactMap { pasteboard in
+            pasteboard.expiry.map { (pasteboard.name, pasteboard.changeCount, $0) }
         }
     }
 

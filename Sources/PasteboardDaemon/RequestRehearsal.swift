@@ -62,8 +62,8 @@ package final class RequestRehearsal: Sendable {
             guard case .pasteboard(let name, let expire, let ifChangeCount) = assembly.target else { return nil }
             let changeCount = try await store.replaceItems(
                 of: name, with: assembly.items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
-            // As the connection schedules the expiry: the span must convert.
-            if let expire { _ = SecondsLimit.duration(expire) }
+            // The store would arm a timer (left out: it outlives the rehearsal); its deadline must convert.
+            if let expire { _ = ExpiryDeadline(after: expire).remaining() }
             return .ok(OK(changeCount: changeCount))
         case .drag(let request):
             let assembly = try WriteAssembly(.drag(request), items: request.items, source: source, registry: store.registry, configuration: configuration)

@@ -21,7 +21,12 @@ import Synchronization
 ///
 /// When the journal passes `checkpointBytes`, the writer checkpoints: it writes the journal's
 /// pasteboards and history entries to their own files, removes the files of entries that
-/// left, syncs the files and their directories, then empties the journal. It also checkpoints
+/// left, syncs the files and their directories, then empties the journal. Each pasteboard is
+/// checkpointed on its own: one whose file cannot be written (its place taken, say) stays in
+/// the journal, which is then compacted to the newest records of those alone instead of
+/// emptied, so one pasteboard never keeps the others' old and cleared content on disk. The
+/// journal never grows past `journalSizeLimit`: a write that would pass it goes to a file of
+/// its own, as a large one does. It also checkpoints
 /// after a pasteboard is written empty (a clear) and when asked (`Work.checkpoints`), so
 /// cleared content does not stay on disk in the journal. Reading the directory back
 /// (`DurableStorage.loadAll`) takes, for each pasteboard, the newer of its file and its last
@@ -34,6 +39,13 @@ final class StorageWriter: Sendable {
     static let journalRecordLimit = 64 * 1024
     /// The journal's size past which the writer checkpoints.
     static let checkpointBytes = 4 * 1024 * 1024
+    /// The journal's bound by default (see `journalSizeLimit`).
+    static let defaultJournalSizeLimit = 64 * 1024 * 1024
+
+    /// The journal's bound, zeros written ahead included: a pasteboard or history entry whose
+    /// record would pass it is written to a file of its own instead (only pasteboards that
+    /// cannot be checkpointed, or checkpoints failing on a failing disk, fill the journal).
+    let journalSizeLimit: Int
 
     /// The state directory.
     let directory: String
@@ -100,8 +112,9 @@ final class StorageWriter: Sendable {
     private let queue = Mutex(Queue())
     private let journal = Mutex(Journal())
 
-    init(directory: String, logger: Logger = Logger(label: "pasteboardd")) {
+    init(directory: String, logger: Logger = Logger(label: "pasteboardd"), journalSizeLimit: Int = StorageWriter.defaultJournalSizeLimit) {
         self.directory = directory
+        self.journalSizeLimit = journalSizeLimit
         self.historyDirectory = HistoryStorage.directory(inStateDirectory: directory)
         self.logger = logger
     }
@@ -155,12 +168,16 @@ final class StorageWriter: Sendable {
         // cleared has left the disk by then (were the checkpoint to fail, the clear itself
         // still stands), and the jobs that ask for one.
         var afterCheckpoint: [Job] = []
+        // What the journal can still take within its bound; what does not fit goes to its own file.
+        var room = journalSizeLimit - journal.end
         for var job in batch {
             var record = Appended()
             if let pasteboard = job.work.pasteboard {
                 let archive = PasteboardArchive.encoded(pasteboard)
-                if Self.size(of: archive) <= Self.journalRecordLimit {
+                let size = Self.size(of: archive)
+                if size <= Self.journalRecordLimit, 4 + size <= room {
                     JournalFile.appendRecord(of: archive, to: &records)
+                    room -= 4 + size
                     record.pasteboard = pasteboard
                 } else {
                     do throws(ArchiveFile.Failure) {
@@ -175,8 +192,10 @@ final class StorageWriter: Sendable {
             }
             for entry in job.work.history.write {
                 let archive = HistoryArchive.encoded(entry)
-                if Self.size(of: archive) <= Self.journalRecordLimit {
+                let size = Self.size(of: archive)
+                if size <= Self.journalRecordLimit, 4 + size <= room {
                     JournalFile.appendRecord(of: archive, to: &records)
+                    room -= 4 + size
                     record.entries[entry.sequence] = archive
                     continue
                 }
@@ -193,7 +212,7 @@ final class StorageWriter: Sendable {
                 }
             }
             if !job.work.history.remove.isEmpty {
-                JournalFile.appendRecord(of: JournalRecord.removal(of: job.work.history.remove), to: &records)
+                for removal in JournalRecord.removals(of: job.work.history.remove) { JournalFile.appendRecord(of: removal, to: &records) }
                 record.removed = job.work.history.remove
             }
             if record.pasteboard == nil && record.entries.isEmpty && record.removed.isEmpty {
@@ -244,12 +263,13 @@ final class StorageWriter: Sendable {
         archive.reduce(0) { $0 + $1.readableBytes }
     }
 
-    /// Creates `history/` (0700) when missing; throws when it cannot be used.
+    /// Creates `history/` (0700) when missing; throws when it cannot be used (it is not a
+    /// directory of ours, or is a symbolic link).
     private func prepareHistoryDirectory() throws(ArchiveFile.Failure) {
         do {
-            try SocketDirectory.prepare(historyDirectory)
+            try OwnDirectory.prepare(historyDirectory, kind: .history, followsLink: false)
         } catch {
-            throw ArchiveFile.Failure(description: "cannot use \(historyDirectory): \(error)")
+            throw ArchiveFile.Failure(description: error.description)
         }
     }
 
@@ -268,7 +288,10 @@ final class StorageWriter: Sendable {
         }
         let fd = journal.fd
         let needed = journal.end + records.readableBytes
-        if needed > journal.size { preallocate(to: needed + JournalFile.preallocation, journal: &journal) }
+        guard needed <= journalSizeLimit else {
+            return .failure(ArchiveFile.Failure(description: "the journal \(journalPath) is full (\(journal.end) bytes; its bound is \(journalSizeLimit))"))
+        }
+        if needed > journal.size { preallocate(to: max(needed, min(needed + JournalFile.preallocation, journalSizeLimit)), journal: &journal) }
         var failedErrno: Int32?
         if lseek(fd, off_t(journal.end), SEEK_SET) < 0 { failedErrno = errno }
         if failedErrno == nil { failedErrno = ArchiveFile.writeAll(fd, [records]) }
@@ -301,8 +324,11 @@ final class StorageWriter: Sendable {
     /// `validLength`, when the caller has just read the journal, spares reading it again.
     private func openJournal(validLength: Int? = nil) -> Result<(Int32, Int), ArchiveFile.Failure> {
         let path = journalPath
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return .failure(ArchiveFile.failure("open", path)) }
+        let fd: Int32
+        switch OwnFile.open(path, O_RDWR | O_CREAT) {
+        case .success(let opened): fd = opened
+        case .failure(let failure): return .failure(failure)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let failure = ArchiveFile.failure("stat", path)
@@ -324,10 +350,11 @@ final class StorageWriter: Sendable {
                 if let validLength {
                     end = validLength
                 } else {
-                    guard let bytes = ArchiveFile.readAll(fd, count: size) else { throw ArchiveFile.Failure(description: "\(path) could not be read whole") }
-                    let contents = try JournalFile.contents(of: bytes, source: path)
-                    if let problem = contents.problem { logger.error("journal cut back to its whole records", metadata: ["reason": "\(problem)"]) }
-                    end = contents.validLength
+                    let scan = try JournalScanner(bytes: JournalFileBytes(fd: fd, count: size), source: path).scan { _, _ in }
+                    if let problem = scan.tornTail ?? scan.damaged.last.map({ "\(path) has a damaged record at byte \($0.offset)" }) {
+                        logger.error("journal cut back to its whole records", metadata: ["reason": "\(problem)"])
+                    }
+                    end = scan.validLength
                 }
                 if end < size, ftruncate(fd, off_t(end)) != 0 { throw ArchiveFile.failure("cut back", path) }
             } catch {
@@ -340,44 +367,117 @@ final class StorageWriter: Sendable {
 
     /// Writes every pasteboard and history entry whose newest content is only in the journal
     /// into its own file, removes the files of the entries that left, syncs the files and their
-    /// directories, then empties the journal. On failure (a full disk, say) the journal stays
-    /// as it is, still holding everything, and the next try waits until it has grown by
-    /// another `checkpointBytes`. A history directory that cannot be used (owned by another
-    /// user, say) only costs the history entries, which is logged.
+    /// directories, then empties the journal. A pasteboard or entry whose file cannot be written
+    /// is logged and stays in the journal: the journal is then compacted to the newest records
+    /// of those alone (see `compact`), so the others' earlier and cleared content leaves the
+    /// disk all the same. When even that fails (a full disk, say) the journal stays as it is,
+    /// still holding everything, and the next try waits until it has grown by another
+    /// `checkpointBytes`. A history directory that cannot be used (not a directory, owned by
+    /// another user) costs the history entries, which is logged; `atStart` says they were read
+    /// from the journal at start, and so are dropped, not kept in memory.
     @discardableResult
-    private func checkpoint(_ journal: inout Journal) -> Result<Void, ArchiveFile.Failure> {
+    private func checkpoint(_ journal: inout Journal, atStart: Bool = false) -> Result<Void, ArchiveFile.Failure> {
         guard journal.fd >= 0 else { return .success(()) }  // nothing was journaled since the start
-        do throws(ArchiveFile.Failure) {
-            for pasteboard in journal.unwritten.values {
+        var stuck: [String: NamedPasteboard] = [:]
+        for pasteboard in journal.unwritten.values {
+            do throws(ArchiveFile.Failure) {
                 try PasteboardArchive.write(pasteboard, to: directory, syncsDirectory: false)
+            } catch {
+                stuck[pasteboard.name] = pasteboard
+                logger.error("pasteboard not checkpointed; its newest content stays in the journal", metadata: [
+                    "pasteboard": "\(pasteboard.name)", "reason": "\(error.description)",
+                ])
             }
-            if !journal.unwrittenEntries.isEmpty || !journal.removedEntries.isEmpty {
-                if case .failure(let failure) = Result(catching: prepareHistoryDirectory) {
-                    logger.error("history entries not stored; the history is kept in memory only", metadata: ["reason": "\(failure.description)"])
-                } else {
-                    for (sequence, archive) in journal.unwrittenEntries {
-                        try HistoryArchive.write(archive, sequence: sequence, to: historyDirectory, syncsDirectory: false)
-                    }
-                    for sequence in journal.removedEntries { unlink(historyDirectory + "/" + HistoryArchive.fileName(of: sequence)) }
-                    ArchiveFile.syncDirectory(historyDirectory)
-                }
-            }
-            ArchiveFile.syncDirectory(directory)
-            guard ftruncate(journal.fd, off_t(JournalFile.headerLength)) == 0, fsync(journal.fd) == 0 else {
-                throw ArchiveFile.failure("empty", journalPath)
-            }
-            journal.end = JournalFile.headerLength
-            journal.size = JournalFile.headerLength
-            journal.unwritten = [:]
-            journal.unwrittenEntries = [:]
-            journal.removedEntries = []
-            journal.checkpointAt = Self.checkpointBytes
-            return .success(())
-        } catch {
-            journal.checkpointAt = journal.end + Self.checkpointBytes
-            logger.error("journal not checkpointed; it keeps every write until the next try", metadata: ["reason": "\(error.description)"])
-            return .failure(error)
         }
+        var stuckEntries: [Int: [ByteBuffer]] = [:]
+        if !journal.unwrittenEntries.isEmpty || !journal.removedEntries.isEmpty {
+            if case .failure(let failure) = Result(catching: prepareHistoryDirectory) {
+                let entries = journal.unwrittenEntries.keys.sorted()
+                if atStart {
+                    logger.error("dropped the history entries the journal held: the history directory cannot be used", metadata: [
+                        "entries": "\(entries)", "reason": "\(failure.description)",
+                    ])
+                } else {
+                    logger.error("history entries not stored; the history is kept in memory only", metadata: [
+                        "entries": "\(entries)", "reason": "\(failure.description)",
+                    ])
+                }
+            } else {
+                for (sequence, archive) in journal.unwrittenEntries {
+                    do throws(ArchiveFile.Failure) {
+                        try HistoryArchive.write(archive, sequence: sequence, to: historyDirectory, syncsDirectory: false)
+                    } catch {
+                        stuckEntries[sequence] = archive
+                        logger.error("history entry not checkpointed; it stays in the journal", metadata: [
+                            "entry": "\(sequence)", "reason": "\(error.description)",
+                        ])
+                    }
+                }
+                for sequence in journal.removedEntries { unlink(historyDirectory + "/" + HistoryArchive.fileName(of: sequence)) }
+                ArchiveFile.syncDirectory(historyDirectory)
+            }
+        }
+        ArchiveFile.syncDirectory(directory)
+        let result = stuck.isEmpty && stuckEntries.isEmpty ? empty(&journal) : compact(&journal, keeping: stuck, entries: stuckEntries)
+        journal.checkpointAt = journal.end + Self.checkpointBytes
+        switch result {
+        case .success:
+            journal.unwritten = stuck
+            journal.unwrittenEntries = stuckEntries
+            journal.removedEntries = []
+        case .failure(let error):
+            logger.error("journal not checkpointed; it keeps every write until the next try", metadata: ["reason": "\(error.description)"])
+        }
+        return result
+    }
+
+    /// Empties the journal (its magic stays), synced.
+    private func empty(_ journal: inout Journal) -> Result<Void, ArchiveFile.Failure> {
+        guard ftruncate(journal.fd, off_t(JournalFile.headerLength)) == 0, fsync(journal.fd) == 0 else {
+            return .failure(ArchiveFile.failure("empty", journalPath))
+        }
+        journal.end = JournalFile.headerLength
+        journal.size = JournalFile.headerLength
+        return .success(())
+    }
+
+    /// Replaces the journal by one holding only the newest records of `pasteboards` and
+    /// `entries`, the ones a checkpoint could not write to their own files: written under a
+    /// temporary name (`JournalFile.temporaryName`), synced, renamed over the journal, the
+    /// directory synced. Its size is then bounded by those records, and nothing else the old
+    /// journal held (earlier content, cleared content) stays on disk. On failure the journal
+    /// stays as it was.
+    private func compact(_ journal: inout Journal, keeping pasteboards: [String: NamedPasteboard], entries: [Int: [ByteBuffer]]) -> Result<Void, ArchiveFile.Failure> {
+        let temporary = directory + "/" + JournalFile.temporaryName
+        var records = ByteBuffer(bytes: JournalFile.magic)
+        for name in pasteboards.keys.sorted() { JournalFile.appendRecord(of: PasteboardArchive.encoded(pasteboards[name]!), to: &records) }
+        for sequence in entries.keys.sorted() { JournalFile.appendRecord(of: entries[sequence]!, to: &records) }
+        unlink(temporary)
+        let fd: Int32
+        switch OwnFile.open(temporary, O_RDWR | O_CREAT | O_EXCL) {
+        case .success(let opened): fd = opened
+        case .failure(let failure): return .failure(failure)
+        }
+        if let failedErrno = ArchiveFile.writeAll(fd, [records]) ?? (fsync(fd) == 0 ? nil : errno) {
+            close(fd)
+            unlink(temporary)
+            return .failure(ArchiveFile.Failure(description: "cannot write \(temporary): \(String(cString: strerror(failedErrno)))"))
+        }
+        guard rename(temporary, journalPath) == 0 else {
+            let failure = ArchiveFile.failure("rename into place", journalPath)
+            close(fd)
+            unlink(temporary)
+            return .failure(failure)
+        }
+        ArchiveFile.syncDirectory(directory)
+        close(journal.fd)
+        journal.fd = fd
+        journal.end = records.readableBytes
+        journal.size = records.readableBytes
+        logger.notice("journal compacted to the pasteboards and history entries that could not be checkpointed", metadata: [
+            "pasteboards": "\(pasteboards.keys.sorted())", "entries": "\(entries.keys.sorted())", "bytes": "\(records.readableBytes)",
+        ])
+        return .success(())
     }
 
     /// Makes what the journal held at start (read back by `DurableStorage.loadAll`) the content
@@ -394,7 +494,7 @@ final class StorageWriter: Sendable {
             for pasteboard in recovered.pasteboards { journal.unwritten[pasteboard.name] = pasteboard }
             for (sequence, archive) in recovered.entries { journal.unwrittenEntries[sequence] = [archive] }
             journal.removedEntries = recovered.removedEntries
-            checkpoint(&journal)
+            checkpoint(&journal, atStart: true)
         }
     }
 }

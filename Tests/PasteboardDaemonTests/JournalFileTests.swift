@@ -1,12 +1,16 @@
 import NIOCore
 @testable import PasteboardDaemon
+import PasteboardTypes
 import XCTest
 
-/// Reading a journal back: whole records, the zeros the writer extends it with, and what a
-/// crash can leave in either.
+/// Reading a journal back record by record: whole records, the zeros the writer extends it
+/// with, what a crash can leave at the end, and damage inside, which costs only the damaged
+/// record.
 final class JournalFileTests: XCTestCase {
+    /// The archive of pasteboard `name` holding one item of 40 bytes of text.
     private func archive(_ name: String) -> [ByteBuffer] {
-        PasteboardArchive.encoded(NamedPasteboard(name: name))
+        let item = StoredItem(representations: [StoredRepresentation(type: .utf8PlainText, chunks: [ByteBuffer(string: String(repeating: "x", count: 40))])])
+        return PasteboardArchive.encoded(NamedPasteboard(name: name).replacing([item]))
     }
 
     private func journal(_ archives: [[ByteBuffer]], then tail: [UInt8] = []) -> ByteBuffer {
@@ -16,29 +20,141 @@ final class JournalFileTests: XCTestCase {
         return buffer
     }
 
-    func testZerosAfterTheRecordsAreTheWritersPreallocationNotAProblem() throws {
-        let records = journal([archive("one"), archive("two")])
-        let contents = try JournalFile.contents(of: journal([archive("one"), archive("two")], then: Array(repeating: 0, count: 4096)), source: "journal")
-        XCTAssertEqual(contents.archives.count, 2)
-        XCTAssertEqual(contents.validLength, records.readableBytes, "the records end where the zeros begin")
-        XCTAssertNil(contents.problem)
+    /// Where each record of `journal` (whole, undamaged) starts.
+    private func recordOffsets(_ journal: ByteBuffer) -> [Int] {
+        var offsets: [Int] = []
+        var offset = JournalFile.headerLength
+        while offset + 4 <= journal.readableBytes, let length = journal.getInteger(at: offset, as: UInt32.self), length > 0 {
+            offsets.append(offset)
+            offset += 4 + Int(length)
+        }
+        return offsets
     }
 
-    func testARecordCutShortInsideTheZerosEndsTheValidPartWithAProblem() throws {
+    /// Scans `bytes`: the names of the pasteboards read, with their record numbers, and the outcome.
+    private func scan(_ bytes: ByteBuffer) throws -> (names: [String], numbers: [Int], outcome: JournalScanner<JournalMemoryBytes>.Outcome) {
+        var names: [String] = []
+        var numbers: [Int] = []
+        let outcome = try JournalScanner(bytes: JournalMemoryBytes(bytes: bytes), source: "journal").scan { archive, number in
+            names.append((try? PasteboardArchive.decode(archive, registry: .builtIn, source: "record"))?.name ?? "?")
+            numbers.append(number)
+        }
+        return (names, numbers, outcome)
+    }
+
+    private func flipping(_ buffer: ByteBuffer, at offset: Int, with mask: UInt8 = 0x20) -> ByteBuffer {
+        var bytes = Array(buffer.readableBytesView)
+        bytes[offset] ^= mask
+        return ByteBuffer(bytes: bytes)
+    }
+
+    func testZerosAfterTheRecordsAreTheWritersPreallocationNotAProblem() throws {
+        let records = journal([archive("one"), archive("two")])
+        let read = try scan(journal([archive("one"), archive("two")], then: Array(repeating: 0, count: 4096)))
+        XCTAssertEqual(read.names, ["one", "two"])
+        XCTAssertEqual(read.outcome.validLength, records.readableBytes, "the records end where the zeros begin")
+        XCTAssertNil(read.outcome.tornTail)
+        XCTAssertTrue(read.outcome.damaged.isEmpty)
+    }
+
+    func testARecordCutShortInsideTheZerosEndsTheValidPartAsATornWrite() throws {
         let whole = journal([archive("one")])
         // A crash mid-append: the length word made it to disk, the archive only in part.
         var torn = Array(journal([archive("two")]).readableBytesView.dropFirst(JournalFile.headerLength).prefix(40))
         torn += Array(repeating: 0, count: 1000)
-        let contents = try JournalFile.contents(of: journal([archive("one")], then: torn), source: "journal")
-        XCTAssertEqual(contents.archives.count, 1)
-        XCTAssertEqual(contents.validLength, whole.readableBytes)
-        XCTAssertNotNil(contents.problem)
+        let read = try scan(journal([archive("one")], then: torn))
+        XCTAssertEqual(read.names, ["one"])
+        XCTAssertEqual(read.outcome.validLength, whole.readableBytes)
+        XCTAssertNotNil(read.outcome.tornTail)
+        XCTAssertTrue(read.outcome.damaged.isEmpty, "a torn write was never acknowledged: nothing is lost")
+    }
+
+    func testARecordCutShortByTheEndOfTheFileIsATornWrite() throws {
+        let torn = Array(journal([archive("two")]).readableBytesView.dropFirst(JournalFile.headerLength).dropLast(5))
+        let read = try scan(journal([archive("one")], then: torn))
+        XCTAssertEqual(read.names, ["one"])
+        XCTAssertNotNil(read.outcome.tornTail)
+        XCTAssertTrue(read.outcome.damaged.isEmpty)
     }
 
     func testBytesAfterAZeroLengthWordAreAWriteCutShort() throws {
         // The length word was not written but later bytes of the record were.
-        let contents = try JournalFile.contents(of: journal([archive("one")], then: [0, 0, 0, 0] + Array("PBSTATE1".utf8) + [0, 0]), source: "journal")
-        XCTAssertEqual(contents.archives.count, 1)
-        XCTAssertTrue(contents.problem?.contains("incomplete record") == true, contents.problem ?? "no problem")
+        let read = try scan(journal([archive("one")], then: [0, 0, 0, 0] + Array("PBSTATE1".utf8) + [0, 0]))
+        XCTAssertEqual(read.names, ["one"])
+        XCTAssertTrue(read.outcome.tornTail?.contains("incomplete record") == true, read.outcome.tornTail ?? "no problem")
+    }
+
+    func testAFlippedByteInsideTheSecondOfFourRecordsCostsThatRecordOnly() throws {
+        let whole = journal([archive("one"), archive("two"), archive("three"), archive("four")])
+        let offsets = recordOffsets(whole)
+        let read = try scan(flipping(whole, at: offsets[2] - 10))  // in the second record's data
+        XCTAssertEqual(read.names, ["one", "three", "four"], "the acknowledged records after the damaged one are kept")
+        XCTAssertEqual(read.numbers, [1, 3, 4])
+        XCTAssertNil(read.outcome.tornTail, "damage inside is not a write cut short")
+        XCTAssertEqual(read.outcome.damaged.map(\.number), [2])
+        XCTAssertEqual(read.outcome.damaged.first?.offset, offsets[1])
+        XCTAssertEqual(read.outcome.damaged.first?.content, "pasteboard 'two' (change count 1)", "what was lost, from its unchecked header")
+        XCTAssertEqual(read.outcome.validLength, whole.readableBytes)
+    }
+
+    func testADamagedLengthWordIsSkippedByFindingTheNextRecord() throws {
+        let whole = journal([archive("one"), archive("two"), archive("three"), archive("four")])
+        let offsets = recordOffsets(whole)
+        for (mask, position) in [(UInt8(0x80), 0), (0x01, 2), (0xFF, 3)] {
+            let read = try scan(flipping(whole, at: offsets[1] + position, with: mask))
+            XCTAssertEqual(read.names, ["one", "three", "four"], "mask \(mask) at \(position)")
+            XCTAssertEqual(read.outcome.damaged.map(\.number), [2])
+            XCTAssertEqual(read.outcome.damaged.first.map { $0.offset + $0.length }, offsets[2], "skipped up to the next record")
+            XCTAssertNil(read.outcome.tornTail)
+        }
+    }
+
+    func testAZeroedLengthWordInsideIsDamageNotTheEnd() throws {
+        let whole = journal([archive("one"), archive("two"), archive("three")])
+        let offsets = recordOffsets(whole)
+        var bytes = Array(whole.readableBytesView)
+        for index in offsets[1]..<offsets[1] + 4 { bytes[index] = 0 }
+        let read = try scan(ByteBuffer(bytes: bytes))
+        XCTAssertEqual(read.names, ["one", "three"])
+        XCTAssertEqual(read.outcome.damaged.count, 1)
+    }
+
+    func testTheLastRecordChangedAfterItWasWrittenIsDamageButOneEndingInZerosIsATornWrite() throws {
+        let whole = journal([archive("one"), archive("two")], then: Array(repeating: 0, count: 100))
+        let offsets = recordOffsets(whole)
+        let flipped = try scan(flipping(whole, at: offsets[1] + 30))
+        XCTAssertEqual(flipped.names, ["one"])
+        XCTAssertEqual(flipped.outcome.damaged.map(\.number), [2])
+        XCTAssertNil(flipped.outcome.tornTail)
+
+        var bytes = Array(whole.readableBytesView)
+        let end = offsets[1] + 4 + Int(whole.getInteger(at: offsets[1], as: UInt32.self)!)
+        for index in end - 10..<end { bytes[index] = 0 }  // its last bytes never reached the disk
+        let torn = try scan(ByteBuffer(bytes: bytes))
+        XCTAssertEqual(torn.names, ["one"])
+        XCTAssertTrue(torn.outcome.damaged.isEmpty)
+        XCTAssertNotNil(torn.outcome.tornTail)
+    }
+
+    func testALengthWordPastTheBoundIsNeverReadAsARecord() throws {
+        // 0xFFFFFFF0 bytes claimed: range-checked against the bound, not allocated.
+        let read = try scan(journal([archive("one")], then: [0xFF, 0xFF, 0xFF, 0xF0] + Array(repeating: 7, count: 64)))
+        XCTAssertEqual(read.names, ["one"])
+        XCTAssertEqual(read.outcome.damaged.count, 1)
+        XCTAssertTrue(read.outcome.damaged.first?.reason.contains("length word") == true)
+    }
+
+    func testBytesThatAreNoJournalAreRefused() {
+        XCTAssertThrowsError(try scan(ByteBuffer(bytes: Array("not a journal at all".utf8))))
+        XCTAssertThrowsError(try scan(ByteBuffer(bytes: Array("PBJR".utf8))))
+    }
+
+    func testRemovalRecordsAreSplitToStayUnderTheRecordBound() {
+        let sequences = Array(0..<25_000).map { $0 + Int(Int32.max) }
+        let records = JournalRecord.removals(of: sequences)
+        XCTAssertEqual(records.count, 3)
+        for record in records {
+            XCTAssertLessThan(record.reduce(0) { $0 + $1.readableBytes }, JournalFile.recordLengthLimit)
+        }
     }
 }

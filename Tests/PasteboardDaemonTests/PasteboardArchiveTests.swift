@@ -23,6 +23,7 @@ final class PasteboardArchiveTests: XCTestCase {
             PasteboardArchive.Header(name: "general", changeCount: 0, items: []),
             PasteboardArchive.Header(name: "work-ü", changeCount: Int.max, items: items),
             PasteboardArchive.Header(name: "x", changeCount: -1, items: Array(items.prefix(1))),
+            PasteboardArchive.Header(name: "soon", changeCount: 2, items: Array(items.prefix(1)), expiresAt: 1_700_000_000_123),
         ] {
             let handWritten = PasteboardArchive.headerJSON(header)
             XCTAssertEqual(String(decoding: handWritten, as: UTF8.self), String(decoding: try JSONBytesEncoder.encode(header), as: UTF8.self))
