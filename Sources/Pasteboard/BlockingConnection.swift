@@ -254,7 +254,7 @@ public final class BlockingConnection {
         // The credit left is the window (before the welcome, the least every daemon allows) plus
         // the daemon's grants, less the data bytes sent.
         var granted = 0, sent = 0
-        var credit: Int { limits.window + granted - sent }
+        var credit: Int { limits.window.addingSaturating(granted) - sent }
         var limit: Int { min(ProtocolLimits.preferredChunkSize, limits.maxFrameLength) - ProtocolLimits.headerLength }
         /// Whether the request has gone out: until then the daemon cannot have answered it, and
         /// looking for an answer would cost a system call for nothing.
@@ -278,7 +278,8 @@ public final class BlockingConnection {
                 let message: Message
                 do { message = try frame.decodeMessage() } catch { throw PasteboardError.daemon(error) }
                 guard case .credit(let grant) = message else { return message }
-                granted += grant.bytes
+                // As the protocol has it: a negative grant counts as 0, and the sum saturates.
+                granted = granted.addingSaturating(max(0, grant.bytes))
                 waiting = false  // take what else has arrived, then send on
             }
             return nil

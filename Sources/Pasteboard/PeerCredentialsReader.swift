@@ -26,17 +26,26 @@ final class PeerCredentialsReader: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        if !isSettled {
-            isSettled = true
-            if let provider = context.channel as? any SocketOptionProvider {
-                // On the loop, the option is read at once: the future is already complete.
-                provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(pasteboard_so_peercred()))
-                    .cascade(to: promise)
-            } else {
-                promise.fail(IOError(errnoCode: EOPNOTSUPP, reason: "SO_PEERCRED"))
-            }
-        }
+        read(context)
         context.fireChannelActive()
+    }
+
+    /// Added to a channel that is already up, the reader reads at once (it would never see
+    /// `channelActive`).
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { read(context) }
+    }
+
+    private func read(_ context: ChannelHandlerContext) {
+        guard !isSettled else { return }
+        isSettled = true
+        if let provider = context.channel as? any SocketOptionProvider {
+            // On the loop, the option is read at once: the future is already complete.
+            provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(pasteboard_so_peercred()))
+                .cascade(to: promise)
+        } else {
+            promise.fail(IOError(errnoCode: EOPNOTSUPP, reason: "SO_PEERCRED"))
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

@@ -115,8 +115,10 @@ public struct DropProgress: Sendable, Equatable {
             completed[item] = progress.completed
             if let total = progress.total { sizes[item] = total }
             let knownSizes = sizes.values.compactMap { $0 }
-            let total: Int? = knownSizes.count == sizes.count ? knownSizes.reduce(0, +) : nil
-            return DropProgress(item: item, itemProgress: progress, overall: LoadProgress(completed: completed.values.reduce(0, +), total: total))
+            // Sizes are what sources declared (up to Int.max each): added up saturating.
+            let total: Int? = knownSizes.count == sizes.count ? knownSizes.reduce(0) { $0.addingSaturating($1) } : nil
+            let done = completed.values.reduce(0) { $0.addingSaturating($1) }
+            return DropProgress(item: item, itemProgress: progress, overall: LoadProgress(completed: done, total: total))
         }
     }
 }

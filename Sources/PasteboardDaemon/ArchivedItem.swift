@@ -81,6 +81,7 @@ struct ArchivedItem: Codable {
             guard let type = registry.resolve(archived.type) ?? TypeIdentifier.wellFormed(archived.type) else {
                 throw ArchiveFile.Failure(description: "\(path) names an invalid type '\(archived.type)'")
             }
+            if let size = archived.size, size < 0 { throw ArchiveFile.Failure(description: "\(path) gives \(type) a negative size") }
             switch archived.kind {
             case .data:
                 guard let size = archived.size, size >= 0, size <= body.readableBytes,

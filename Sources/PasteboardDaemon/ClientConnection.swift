@@ -95,7 +95,12 @@ struct ClientConnection: Sendable {
         let message: Message
         switch Result(catching: { () throws(ProtocolError) in try frame.decodeMessage() }) {
         case .success(let decoded): message = decoded
-        case .failure(let error): throw error.code == .unknownMessage ? required : error
+        case .failure(let error):
+            // Malformed is for a hello (or no JSON object with an op at all); any other op, known
+            // or not and whatever its fields, is no handshake.
+            guard error.code != .unknownMessage else { throw required }
+            if let op = Self.op(of: frame.payload), op != "hello" { throw required }
+            throw error
         }
         guard case .hello(let hello) = message else { throw required }
         guard hello.version == ProtocolVersion.current else {
@@ -105,6 +110,14 @@ struct ClientConnection: Sendable {
             )
         }
         return hello
+    }
+
+    /// The `op` of a message payload that is a JSON object with a string `op`; nil otherwise.
+    private static func op(of payload: ByteBuffer) -> String? {
+        guard case .object(let members)? = try? JSONValue.parse(payload.readableBytesView), case .string(let op)? = members["op"] else {
+            return nil
+        }
+        return op
     }
 
     /// Answers the `hello` with `welcome`, offering the hand-off socket when `endpoint` is given.

@@ -3,7 +3,7 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// Another daemon already serves this socket.
     case alreadyRunning(socketPath: String, pid: Int32?)
     /// One of the daemon's directories (`kind` says which) is unsafe or cannot be made.
-    case unsafeDirectory(path: String, kind: OwnDirectory.Kind = .socket, reason: String)
+    case unsafeDirectory(path: String, kind: OwnDirectory.Kind, reason: String)
     /// A file of the daemon's in one of its directories is not a regular file of this user
     /// (or, for the socket, not a socket).
     case unsafeFile(path: String, reason: String)

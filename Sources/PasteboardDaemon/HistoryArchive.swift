@@ -27,11 +27,14 @@ enum HistoryArchive {
         return String(repeating: "0", count: max(0, 16 - digits.count)) + digits + fileExtension
     }
 
+    /// The largest sequence: the most a file name's 16 digits hold.
+    static let largestSequence = 9_999_999_999_999_999
+
     /// The sequence a file name stands for, when it is an entry's name.
     static func sequence(inFileName name: String) -> Int? {
         guard name.hasSuffix(fileExtension) else { return nil }
         let digits = name.dropLast(fileExtension.count)
-        guard digits.count == 16, digits.allSatisfy(\.isASCII) else { return nil }
+        guard digits.count == 16, digits.allSatisfy(\.isASCIIDigit) else { return nil }
         return Int(digits)
     }
 
@@ -75,6 +78,13 @@ enum HistoryArchive {
             header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
         } catch {
             throw ArchiveFile.Failure(description: "\(source) has an unreadable header: \(error)")
+        }
+        // Numbers from a file: the next sequence and change count are counted on from these, and
+        // the time is printed as a date.
+        guard (0...Self.largestSequence).contains(header.sequence), NamedPasteboard.changeCounts.contains(header.changeCount),
+              header.time.isFinite, abs(header.time) < 1e15
+        else {
+            throw ArchiveFile.Failure(description: "\(source) has a sequence, change count or time out of range")
         }
         var items: [StoredItem] = []
         for item in header.items {

@@ -30,6 +30,10 @@ public struct NamedPasteboard: Sendable {
         return next
     }
 
+    /// The change counts a pasteboard read from a file may have: counting on from the largest
+    /// must not overflow (a damaged or forged file could say `Int.max`).
+    static let changeCounts = 0...(1 << 62)
+
     /// Replaces the items (which do not expire) and counts the change.
     public mutating func replaceItems(_ newItems: [StoredItem]) {
         items = newItems

@@ -98,6 +98,9 @@ enum PasteboardArchive {
         guard PasteboardName.validationFailure(header.name) == nil else {
             throw Failure(description: "\(source) holds a pasteboard with an invalid name '\(header.name)'")
         }
+        guard NamedPasteboard.changeCounts.contains(header.changeCount) else {
+            throw Failure(description: "\(source) has a change count out of range (\(header.changeCount))")
+        }
         var items: [StoredItem] = []
         for item in header.items {
             items.append(try item.stored(body: &body, registry: registry, path: source))

@@ -27,13 +27,13 @@ enum RequestFuzzing {
             try? MessageCodec.decode(ByteBuffer(bytes: line))
         }
         guard !messages.isEmpty else { return "no request decoded" }
+        let rehearsal = RequestRehearsal()
         let outcomes = waitFor {
-            let rehearsal = RequestRehearsal()
             var outcomes: [RequestRehearsal.Outcome] = []
             for message in messages { outcomes.append(await rehearsal.perform(message)) }
             return outcomes
         }
-        let limit = RequestRehearsal().configuration.maxFrameLength
+        let limit = rehearsal.configuration.maxFrameLength
         for (message, outcome) in zip(messages, outcomes) {
             switch outcome {
             case .refused(let error):

@@ -146,11 +146,11 @@ enum DeclarationParser {
         case nil:
             break
         case .number(let literal)?:
-            let number = Double(literal) ?? .nan
-            if number >= 0, number <= 1_048_576, number == number.rounded() {
-                offset = Int(number)
+            // An integer as the protocol writes one: digits only, no fraction or exponent.
+            if literal.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(literal), number <= 1_048_576 {
+                offset = number
             } else {
-                problems.append(Problem(field: "\(path).offset", message: "expected an integer from 0 to 1048576, found \(number)"))
+                problems.append(Problem(field: "\(path).offset", message: "expected an integer from 0 to 1048576, found \(literal)"))
             }
         case let other?:
             problems.append(Problem(field: "\(path).offset", message: "expected an integer, found \(other.typeName)"))

@@ -16,6 +16,9 @@ package enum JSONValue: Hashable, Sendable, Decodable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            // An integer first, written as one: through a Double it would read back as `0.0`.
+            self = .number(String(value))
         } else if let value = try? container.decode(Double.self) {
             self = .number("\(value)")
         } else if let value = try? container.decode(String.self) {

@@ -46,7 +46,8 @@ struct ListImages: ParsableCommand {
 
     /// An aspect ratio with two decimals.
     static func ratio(_ value: Double?) -> String {
-        guard let value else { return "-" }
+        // From the gallery file: a ratio no Int holds in hundredths is shown as unknown.
+        guard let value, value.isFinite, abs(value) < 1e15 else { return "-" }
         let hundredths = Int((value * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"

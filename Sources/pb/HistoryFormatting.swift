@@ -57,8 +57,10 @@ enum HistoryFormatting {
         return String(line.prefix(previewLength - 1)) + "…"
     }
 
-    /// `seconds` since 1970 as local time, `YYYY-MM-DD HH:MM:SS`.
+    /// `seconds` since 1970 as local time, `YYYY-MM-DD HH:MM:SS`; `?` for a time no calendar
+    /// shows (the number comes from the daemon, which read it from a file).
     static func localTime(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "?" }
         var time = time_t(seconds.rounded(.down))
         var parts = tm()
         localtime_r(&time, &parts)

@@ -131,7 +131,7 @@ final class WireNumberTests: IntegrationTestCase {
         XCTAssertTrue((reply.json?["message"] as? String)?.contains("'client'") == true, "\(reply.json ?? [:])")
         XCTAssertEqual(try missing.drainUntilClosed(), [], "a malformed hello ends the connection")
 
-        for first in [#"{"op":"list","pasteboard":"general"}"#, #"{"op":"no-such-op"}"#] {
+        for first in [#"{"op":"list","pasteboard":"general"}"#, #"{"op":"no-such-op"}"#, #"{"op":"list"}"#, #"{"op":"read","item":1.5}"#] {
             let client = try RawClient(socketPath: sandbox.socketPath)
             try client.send(kind: 1, requestID: 0, payload: Array(first.utf8))
             let answer = try XCTUnwrap(try client.receive())

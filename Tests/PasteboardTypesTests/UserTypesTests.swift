@@ -246,6 +246,29 @@ final class UserTypesTests: XCTestCase {
         XCTAssertNil(registry.declaration(for: "com.example.m1"))
     }
 
+    /// An offset is an integer as the protocol writes one, and a member is given once.
+    func testAMagicOffsetIsWrittenAsAnIntegerAndMembersOnce() throws {
+        try write("offsets.json", """
+            {"types": [
+              {"identifier": "com.example.o1", "conformsTo": ["public.data"], "magic": [{"offset": 1.0, "bytes": "ab"}]},
+              {"identifier": "com.example.o2", "conformsTo": ["public.data"], "magic": [{"offset": 1e0, "bytes": "ab"}]},
+              {"identifier": "com.example.o3", "conformsTo": ["public.data"], "magic": [{"offset": 1048577, "bytes": "ab"}]},
+              {"identifier": "com.example.o4", "conformsTo": ["public.data"], "magic": [{"offset": 1048576, "bytes": "ab"}]}
+            ]}
+            """)
+        let (registry, errors) = load()
+        XCTAssertEqual(errors.map(\.field), ["types[0].magic[0].offset", "types[1].magic[0].offset", "types[2].magic[0].offset"])
+        XCTAssertTrue(errors[0].message.contains("found 1.0"), errors[0].message)
+        XCTAssertEqual(registry.declaration(for: "com.example.o4")?.magic, [MagicPattern(offset: 1_048_576, bytes: [0xAB])])
+
+        try write("offsets.json", """
+            {"types": [{"identifier": "com.example.d1", "conformsTo": ["public.data"], "identifier": "com.example.d2"}]}
+            """)
+        let (again, repeated) = load()
+        XCTAssertNil(again.declaration(for: "com.example.d2"))
+        XCTAssertTrue(repeated.contains { $0.message.contains("appears more than once") }, "\(repeated)")
+    }
+
     func testInvalidTags() throws {
         try write("tags.json", """
             {"types": [
