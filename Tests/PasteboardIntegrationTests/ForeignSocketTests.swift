@@ -156,8 +156,15 @@ final class ForeignSocketTests: XCTestCase {
     private func startImpostor(at socket: String) throws -> ToolProcess {
         let python = "/usr/bin/python3"
         guard access(python, X_OK) == 0 else { throw XCTSkip("\(python) is missing: the impostor is a Python script") }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/impostor_daemon.py").path
+        // A copy in the sandbox (0755), which the impostor's uid can read: the checkout itself
+        // may be private to its owner (a clone in a 0700 directory).
+        let original = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/impostor_daemon.py")
+        let script = sandbox.path("impostor_daemon.py")
+        if !FileManager.default.fileExists(atPath: script) {
+            try FileManager.default.copyItem(at: original, to: URL(fileURLWithPath: script))
+            chmod(script, 0o644)
+        }
         let directory = (socket as NSString).deletingLastPathComponent
         if directory.hasPrefix(sandbox.root.path), !FileManager.default.fileExists(atPath: directory) {
             XCTAssertEqual(mkdir(directory, 0o755), 0)
