@@ -4,13 +4,17 @@ import NIOCore
 /// (each length word is checked against `JournalFile.recordLengthLimit` before anything is
 /// read for it), and tells a write cut short at the end from damage inside.
 ///
-/// A record that fails its checksum is skipped on its own when its length word leads to the
-/// next record (or to the end): a flipped bit inside a record costs that record only. When
-/// the length word is damaged too, reading resynchronises: it looks for the next place where
-/// a record's magic follows a plausible length word and the checksum holds. What is at the
-/// very end is a torn write (never acknowledged, so not lost) when it runs past the file or
-/// its checksum's place still holds the zeros the writer extends the journal with; anything
-/// else that is skipped is damage, reported as `JournalDamage`.
+/// A record that fails its checksum is skipped on its own when its length word is plausible
+/// (within `JournalFile.recordLengthLimit`, its end within the file): reading resumes where the
+/// length word says the record ends, whatever is there (a flipped bit inside a record costs
+/// that record only). Nothing inside that span is ever searched: a record's data may hold the
+/// image of a valid record (a copied journal or archive file), which must not be applied as
+/// one. Only when the length word itself is implausible does reading resynchronise: it looks
+/// for the next place where a record's magic follows a plausible length word and the checksum
+/// holds; that search never starts inside a plausible span. What is at the very end is a torn
+/// write (never acknowledged, so not lost) when it runs past the file or its checksum's place
+/// still holds the zeros the writer extends the journal with; anything else that is skipped is
+/// damage, reported as `JournalDamage`.
 struct JournalScanner<Bytes: JournalBytes> {
     /// The journal's bytes.
     let bytes: Bytes
@@ -73,24 +77,24 @@ struct JournalScanner<Bytes: JournalBytes> {
             let archive = plausible && !runsPastEnd ? bytes.read(at: offset + 4, length: length) : nil
             let content = archive.map(JournalRecord.describeDamaged)
             if let archive {
+                // Its span lies within the file: reading resumes where it ends, and nothing inside
+                // it is looked at (its data may hold a record's image: a copied journal or archive).
                 let next = offset + 4 + length
-                if validArchive(at: next) != nil {
+                if next < count, !isZeros(from: next) {
                     outcome.damaged.append(JournalDamage(number: number, offset: offset, length: next - offset, reason: "it fails its checksum", content: content))
                     offset = next
                     continue
                 }
-                if next == count || isZeros(from: next) {
-                    if Self.endsInZeros(archive) {
-                        outcome.tornTail = "\(source) ends in an incomplete record at byte \(offset) (a write cut short)"
-                    } else {
-                        outcome.damaged.append(JournalDamage(number: number, offset: offset, length: next - offset, reason: "it fails its checksum", content: content))
-                    }
-                    break
+                if Self.endsInZeros(archive) {
+                    outcome.tornTail = "\(source) ends in an incomplete record at byte \(offset) (a write cut short)"
+                } else {
+                    outcome.damaged.append(JournalDamage(number: number, offset: offset, length: next - offset, reason: "it fails its checksum", content: content))
                 }
+                break
             }
-            // The length word is damaged too (or the record runs past the end): find the next one.
+            // The length word is damaged (or the record runs past the end): find the next one.
             if let next = nextRecord(after: offset) {
-                let reason = plausible && !runsPastEnd ? "it fails its checksum, and so does what its length word points to" : "its length word (\(length)) is damaged"
+                let reason = "its length word (\(length)) is damaged"
                 outcome.damaged.append(JournalDamage(number: number, offset: offset, length: next - offset, reason: reason, content: content))
                 offset = next
                 continue

@@ -25,12 +25,14 @@ import Synchronization
 /// checkpointed on its own: one whose file cannot be written (its place taken, say) stays in
 /// the journal, which is then compacted to the newest records of those alone instead of
 /// emptied, so one pasteboard never keeps the others' old and cleared content on disk. The
-/// journal never grows past `journalSizeLimit`: a write that would pass it goes to a file of
-/// its own, as a large one does. It also checkpoints
-/// after a pasteboard is written empty (a clear) and when asked (`Work.checkpoints`), so
-/// cleared content does not stay on disk in the journal. Reading the directory back
-/// (`DurableStorage.loadAll`) takes, for each pasteboard, the newer of its file and its last
-/// journal record, and replays the journal's history records onto `history/`.
+/// journal never grows past `journalSizeLimit`, history removals included: a write that would
+/// pass it first tries a checkpoint, and only if there is still no room goes to a file of its
+/// own, as a large one does (a removal then removes the files without a record). It also
+/// checkpoints after a pasteboard is written empty (a clear, wherever it was written) and when
+/// asked (`Work.checkpoints`), so cleared content does not stay on disk in the journal.
+/// Reading the directory back (`DurableStorage.loadAll`) takes, for each pasteboard, the newer
+/// of its file and its last journal record, and replays the journal's history records onto
+/// `history/`.
 ///
 /// Work runs on `NIOThreadPool.singleton`, one batch at a time, so the files and the journal
 /// change in the order writes were acknowledged.
@@ -43,8 +45,9 @@ final class StorageWriter: Sendable {
     static let defaultJournalSizeLimit = 64 * 1024 * 1024
 
     /// The journal's bound, zeros written ahead included: a pasteboard or history entry whose
-    /// record would pass it is written to a file of its own instead (only pasteboards that
-    /// cannot be checkpointed, or checkpoints failing on a failing disk, fill the journal).
+    /// record would pass it even after a checkpoint was tried is written to a file of its own
+    /// instead (only pasteboards that cannot be checkpointed, or checkpoints failing on a
+    /// failing disk, fill the journal).
     let journalSizeLimit: Int
 
     /// The state directory.
@@ -72,6 +75,9 @@ final class StorageWriter: Sendable {
         /// Whether the job is answered only after the batch's checkpoint (whose failure is
         /// still thrown only when the work asked for it).
         var waitsForCheckpoint = false
+        /// Whether the job is answered with the checkpoint's outcome even when the work did not
+        /// ask for one: a history removal whose entry only that checkpoint drops from the journal.
+        var answersWithCheckpoint = false
     }
 
     /// Writes waiting for the next batch, and whether a batch is being written.
@@ -95,7 +101,8 @@ final class StorageWriter: Sendable {
         var unwrittenEntries: [Int: [ByteBuffer]] = [:]
         /// The history entries that left since the last checkpoint: their files must go.
         var removedEntries: Set<Int> = []
-        /// The size the journal must reach before a checkpoint is tried (again).
+        /// The size the journal must pass before a checkpoint is tried (again); a write that
+        /// does not fit in the journal tries one sooner.
         var checkpointAt = StorageWriter.checkpointBytes
     }
 
@@ -104,9 +111,24 @@ final class StorageWriter: Sendable {
         var pasteboard: NamedPasteboard?
         var entries: [Int: [ByteBuffer]] = [:]
         var removed: [Int] = []
+        /// History entries that left whose removal records did not fit in the journal: their
+        /// files go without a record (see `settle`).
+        var removedWithoutRecord: [Int] = []
         /// Whether the job's outcome is that of the append (else its pasteboard went to a file
         /// of its own, and only its history is in the append).
         var decides = true
+
+        /// Whether any of the job's records is in the append.
+        var isJournaled: Bool { pasteboard != nil || !entries.isEmpty || !removed.isEmpty }
+    }
+
+    /// A batch's records not yet appended, the jobs they answer, and the jobs answered after the
+    /// checkpoint (a clear, so what it cleared has left the disk by then — were the checkpoint
+    /// to fail, the clear itself still stands — and the jobs that ask for one).
+    private struct Pending {
+        var records = ByteBuffer()
+        var appended: [(job: Job, appended: Appended)] = []
+        var afterCheckpoint: [Job] = []
     }
 
     private let queue = Mutex(Queue())
@@ -160,23 +182,38 @@ final class StorageWriter: Sendable {
 
     /// Writes one batch: the small pasteboards and history records into the journal with one
     /// sync, the others into files of their own; then checkpoints when the journal has grown
-    /// past its limit, a pasteboard was written empty, or a job asked for it.
+    /// past `checkpointAt`, a pasteboard was written empty, or a job asked for it.
+    ///
+    /// A job whose records do not fit in what is left of the journal within its bound first
+    /// tries a checkpoint (the jobs before it are settled, see `settle`), which empties the
+    /// journal or compacts it to what cannot be checkpointed: only then does a write go to a file
+    /// of its own because the journal is full. So the journal does not stay full after a failed
+    /// checkpoint until it grows by `checkpointBytes`, which it no longer can near its bound; no
+    /// other such try is made in the batch until something was appended since (it would find
+    /// the same journal).
     private func write(_ batch: [Job], into journal: inout Journal) {
-        var records = ByteBuffer()
-        var appended: [(job: Job, appended: Appended)] = []
-        // Jobs answered once the checkpoint they cause is done: a clear, so that what it
-        // cleared has left the disk by then (were the checkpoint to fail, the clear itself
-        // still stands), and the jobs that ask for one.
-        var afterCheckpoint: [Job] = []
+        var pending = Pending()
         // What the journal can still take within its bound; what does not fit goes to its own file.
         var room = journalSizeLimit - journal.end
+        // Where the journal ended after this batch's last checkpoint tried for room.
+        var triedForRoomAt: Int?
         for var job in batch {
+            let pasteboardArchive = job.work.pasteboard.map(PasteboardArchive.encoded)
+            let entryArchives = job.work.history.write.map { (entry: $0, archive: HistoryArchive.encoded($0)) }
+            let removals = JournalRecord.removals(of: job.work.history.remove)
+            let removalBytes = removals.reduce(0) { $0 + 4 + Self.size(of: $1) }
+            let journalBytes = ([pasteboardArchive].compactMap { $0 } + entryArchives.map(\.archive))
+                .map(Self.size(of:)).filter { $0 <= Self.journalRecordLimit }.reduce(removalBytes) { $0 + 4 + $1 }
+            if journalBytes > room, triedForRoomAt != journal.end + pending.records.readableBytes {
+                settle(&pending, into: &journal, checkpoints: true)
+                triedForRoomAt = journal.end
+                room = journalSizeLimit - journal.end
+            }
             var record = Appended()
-            if let pasteboard = job.work.pasteboard {
-                let archive = PasteboardArchive.encoded(pasteboard)
+            if let pasteboard = job.work.pasteboard, let archive = pasteboardArchive {
                 let size = Self.size(of: archive)
                 if size <= Self.journalRecordLimit, 4 + size <= room {
-                    JournalFile.appendRecord(of: archive, to: &records)
+                    JournalFile.appendRecord(of: archive, to: &pending.records)
                     room -= 4 + size
                     record.pasteboard = pasteboard
                 } else {
@@ -184,17 +221,19 @@ final class StorageWriter: Sendable {
                         try ArchiveFile.write(archive, to: PasteboardArchive.path(of: pasteboard.name, in: directory), in: directory)
                         journal.unwritten[pasteboard.name] = nil  // its file is now newer than any record of it
                         record.decides = false
+                        // A clear checkpoints wherever it was written, so the journal's older
+                        // records of the pasteboard leave the disk too.
+                        if pasteboard.items.isEmpty { job.waitsForCheckpoint = true }
                     } catch {
                         job.done.resume(returning: .failure(error))  // nor is its history written
                         continue
                     }
                 }
             }
-            for entry in job.work.history.write {
-                let archive = HistoryArchive.encoded(entry)
+            for (entry, archive) in entryArchives {
                 let size = Self.size(of: archive)
                 if size <= Self.journalRecordLimit, 4 + size <= room {
-                    JournalFile.appendRecord(of: archive, to: &records)
+                    JournalFile.appendRecord(of: archive, to: &pending.records)
                     room -= 4 + size
                     record.entries[entry.sequence] = archive
                     continue
@@ -211,27 +250,46 @@ final class StorageWriter: Sendable {
                     ])
                 }
             }
-            if !job.work.history.remove.isEmpty {
-                for removal in JournalRecord.removals(of: job.work.history.remove) { JournalFile.appendRecord(of: removal, to: &records) }
-                record.removed = job.work.history.remove
+            if !removals.isEmpty {
+                // Removals count against the bound like any record; when they do not fit even
+                // after the checkpoint tried above, the files go without a record (see `settle`).
+                if removalBytes <= room {
+                    for removal in removals { JournalFile.appendRecord(of: removal, to: &pending.records) }
+                    room -= removalBytes
+                    record.removed = job.work.history.remove
+                } else {
+                    record.removedWithoutRecord = job.work.history.remove
+                }
             }
-            if record.pasteboard == nil && record.entries.isEmpty && record.removed.isEmpty {
+            if !record.isJournaled && record.removedWithoutRecord.isEmpty {
                 // Nothing of this job is in the journal.
-                if job.work.checkpoints || job.waitsForCheckpoint { afterCheckpoint.append(job) } else { job.done.resume(returning: .success(())) }
+                if job.work.checkpoints || job.waitsForCheckpoint { pending.afterCheckpoint.append(job) } else { job.done.resume(returning: .success(())) }
                 continue
             }
-            appended.append((job, record))
+            pending.appended.append((job, record))
         }
-        if !appended.isEmpty {
-            let result = append(records, to: &journal)
-            for (job, record) in appended {
-                guard case .success = result else {
+        settle(&pending, into: &journal, checkpoints: false)
+    }
+
+    /// Appends `pending`'s records to the journal with one sync and answers their jobs, then
+    /// checkpoints when asked (`checkpoints`, to make room), when the journal has grown past
+    /// `checkpointAt`, or when a job waits for it; `pending` is left empty.
+    ///
+    /// The entries a job removes without a record (there was no room for one) have their files
+    /// removed and the history directory synced, which makes that last; an entry the journal
+    /// still holds a record of needs the checkpoint to drop it, so the job waits for it (and,
+    /// with no pasteboard of its own, is answered with its outcome).
+    private func settle(_ pending: inout Pending, into journal: inout Journal, checkpoints: Bool) {
+        defer { pending = Pending() }
+        var afterCheckpoint = pending.afterCheckpoint
+        if !pending.appended.isEmpty {
+            let result = pending.records.readableBytes == 0 ? .success(()) : append(pending.records, to: &journal)
+            for (var job, record) in pending.appended {
+                if record.isJournaled, case .failure(let failure) = result {
                     if record.decides {
                         job.done.resume(returning: result)
                     } else {
-                        if case .failure(let failure) = result {
-                            logger.error("history not stored; it is kept in memory only", metadata: ["reason": "\(failure.description)"])
-                        }
+                        logger.error("history not stored; it is kept in memory only", metadata: ["reason": "\(failure.description)"])
                         job.done.resume(returning: .success(()))
                     }
                     continue
@@ -246,6 +304,17 @@ final class StorageWriter: Sendable {
                     journal.unwrittenEntries[sequence] = nil
                     journal.removedEntries.insert(sequence)
                 }
+                if !record.removedWithoutRecord.isEmpty {
+                    for sequence in record.removedWithoutRecord {
+                        unlink(historyDirectory + "/" + HistoryArchive.fileName(of: sequence))
+                        if journal.unwrittenEntries.removeValue(forKey: sequence) != nil {
+                            job.waitsForCheckpoint = true
+                            if job.work.pasteboard == nil { job.answersWithCheckpoint = true }
+                        }
+                        journal.removedEntries.insert(sequence)
+                    }
+                    ArchiveFile.syncDirectory(historyDirectory)
+                }
                 if job.work.checkpoints || job.waitsForCheckpoint || record.pasteboard?.items.isEmpty == true {
                     afterCheckpoint.append(job)
                 } else {
@@ -253,9 +322,11 @@ final class StorageWriter: Sendable {
                 }
             }
         }
-        if journal.end > journal.checkpointAt || !afterCheckpoint.isEmpty {
+        if checkpoints || journal.end > journal.checkpointAt || !afterCheckpoint.isEmpty {
             let result = checkpoint(&journal)
-            for job in afterCheckpoint { job.done.resume(returning: job.work.checkpoints ? result : .success(())) }
+            for job in afterCheckpoint {
+                job.done.resume(returning: job.work.checkpoints || job.answersWithCheckpoint ? result : .success(()))
+            }
         }
     }
 
@@ -372,9 +443,11 @@ final class StorageWriter: Sendable {
     /// of those alone (see `compact`), so the others' earlier and cleared content leaves the
     /// disk all the same. When even that fails (a full disk, say) the journal stays as it is,
     /// still holding everything, and the next try waits until it has grown by another
-    /// `checkpointBytes`. A history directory that cannot be used (not a directory, owned by
-    /// another user) costs the history entries, which is logged; `atStart` says they were read
-    /// from the journal at start, and so are dropped, not kept in memory.
+    /// `checkpointBytes` or a write no longer fits in it (see `write`), whichever comes first:
+    /// near the bound it cannot grow that much. A history directory that cannot be used (not
+    /// a directory, owned by another user) costs the history entries, which is logged;
+    /// `atStart` says they were read from the journal at start, and so are dropped, not kept
+    /// in memory.
     @discardableResult
     private func checkpoint(_ journal: inout Journal, atStart: Bool = false) -> Result<Void, ArchiveFile.Failure> {
         guard journal.fd >= 0 else { return .success(()) }  // nothing was journaled since the start

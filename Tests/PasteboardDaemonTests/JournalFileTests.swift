@@ -100,13 +100,58 @@ final class JournalFileTests: XCTestCase {
     func testADamagedLengthWordIsSkippedByFindingTheNextRecord() throws {
         let whole = journal([archive("one"), archive("two"), archive("three"), archive("four")])
         let offsets = recordOffsets(whole)
-        for (mask, position) in [(UInt8(0x80), 0), (0x01, 2), (0xFF, 3)] {
+        // Each makes the length word implausible: past the record bound, or ending past the file.
+        XCTAssertLessThan(whole.readableBytes, 0xFF00)
+        for (mask, position) in [(UInt8(0x80), 0), (0x10, 1), (0xFF, 2)] {
             let read = try scan(flipping(whole, at: offsets[1] + position, with: mask))
             XCTAssertEqual(read.names, ["one", "three", "four"], "mask \(mask) at \(position)")
             XCTAssertEqual(read.outcome.damaged.map(\.number), [2])
             XCTAssertEqual(read.outcome.damaged.first.map { $0.offset + $0.length }, offsets[2], "skipped up to the next record")
             XCTAssertNil(read.outcome.tornTail)
         }
+    }
+
+    func testAPlausibleButWrongLengthWordIsFollowedNotSearchedInside() throws {
+        let whole = journal([archive("one"), archive("two"), archive("three"), archive("four")])
+        let offsets = recordOffsets(whole)
+        // Two's length word now ends it 20 bytes into three: three is lost with it, and four,
+        // found from there, is kept; nothing is looked for inside the span two claims.
+        var bytes = Array(whole.readableBytesView)
+        let length = UInt32(offsets[2] + 20 - offsets[1] - 4)
+        withUnsafeBytes(of: length.bigEndian) { for (index, byte) in $0.enumerated() { bytes[offsets[1] + index] = byte } }
+        let read = try scan(ByteBuffer(bytes: bytes))
+        XCTAssertEqual(read.names, ["one", "four"])
+        XCTAssertEqual(read.outcome.damaged.first?.offset, offsets[1])
+        XCTAssertEqual(read.outcome.damaged.first?.length, offsets[2] + 20 - offsets[1], "skipped to where its length word says it ends")
+        XCTAssertEqual(read.outcome.damaged.last.map { $0.offset + $0.length }, offsets[3])
+        XCTAssertEqual(read.outcome.validLength, whole.readableBytes)
+    }
+
+    func testADamagedRecordWhoseDataHoldsAValidRecordsImageIsNeverReadInside() throws {
+        // A pasteboard holding a copied journal record (of pasteboard "inner") as its data.
+        var image = ByteBuffer()
+        JournalFile.appendRecord(of: archive("inner"), to: &image)
+        let item = StoredItem(representations: [StoredRepresentation(type: .data, chunks: [ByteBuffer(string: "copied: "), image])])
+        let outer = PasteboardArchive.encoded(NamedPasteboard(name: "outer").replacing([item]))
+        let whole = journal([archive("one"), outer, archive("three"), archive("four")])
+        let offsets = recordOffsets(whole)
+        XCTAssertEqual(offsets.count, 4)
+        // Outer fails its checksum (a byte of its header), and so does the record after it.
+        let damaged = flipping(flipping(whole, at: offsets[1] + 20), at: offsets[3] - 10)
+        let read = try scan(damaged)
+        XCTAssertEqual(read.names, ["one", "four"], "the image inside outer's data is never applied as a pasteboard")
+        XCTAssertEqual(read.numbers, [1, 4])
+        XCTAssertEqual(read.outcome.damaged.map(\.number), [2, 3])
+        XCTAssertEqual(read.outcome.damaged.map(\.offset), [offsets[1], offsets[2]])
+        XCTAssertNil(read.outcome.tornTail)
+
+        // The same when outer is the last record before the zeros written ahead, and when
+        // bytes that are no record follow it.
+        let last = flipping(journal([archive("one"), outer], then: Array(repeating: 0, count: 1000)), at: offsets[1] + 20)
+        XCTAssertEqual(try scan(last).names, ["one"])
+        XCTAssertEqual(try scan(last).outcome.damaged.map(\.number), [2])
+        let garbage = flipping(journal([archive("one"), outer], then: Array(repeating: 0xEE, count: 100)), at: offsets[1] + 20)
+        XCTAssertEqual(try scan(garbage).names, ["one"])
     }
 
     func testAZeroedLengthWordInsideIsDamageNotTheEnd() throws {
