@@ -92,7 +92,9 @@ public struct DragSession: Sendable {
     /// returns the terminal event. When the task is cancelled first, the session is abandoned and
     /// the end the daemon answers with is handed to `observe` and returned (`.cancelled`, unless
     /// a drop came first).
-    public func outcome(observing observe: (DragEvent) -> Void = { _ in }) async throws -> DragEvent {
+    ///
+    /// Callable from any isolation: `observe` runs on the caller's executor.
+    nonisolated(nonsending) public func outcome(observing observe: (DragEvent) -> Void = { _ in }) async throws -> DragEvent {
         var iterator = events.makeAsyncIterator()
         // A cancelled task ends the stream, whose termination sends the `cancel`.
         while let event = try await iterator.next() {

@@ -25,26 +25,41 @@ extension Pasteboard {
     }
 
     /// Loads a representation whole into memory; see `load(item:accepting:openInPlace:progress:header:chunk:)`.
-    public func loadData(
+    ///
+    /// Callable from any isolation: `progress` runs on the caller's executor (a `@MainActor`
+    /// caller may update its state in it), while the bytes are received off it.
+    nonisolated(nonsending) public func loadData(
         item: Int = 0, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
-        try await loader.loadData(item: item, accepting: accepting, progress: progress)
+        let loader = loader
+        return try await ProgressRelay.run(reporting: progress) { report in
+            try await loader.loadData(item: item, accepting: accepting, progress: report)
+        }
     }
 
     /// Loads a representation into a new temporary file in `directory` (default `$TMPDIR`, else
     /// `/tmp`); see `RepresentationLoader.loadFile`. A failed or cancelled load leaves no file.
-    public func loadFile(
+    /// Callable from any isolation, as `loadData`: `progress` runs on the caller's executor, the
+    /// file is written off it.
+    nonisolated(nonsending) public func loadFile(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        try await loader.loadFile(item: item, accepting: accepting, openInPlace: openInPlace, directory: directory, progress: progress)
+        let loader = loader
+        return try await ProgressRelay.run(reporting: progress) { report in
+            try await loader.loadFile(item: item, accepting: accepting, openInPlace: openInPlace, directory: directory, progress: report)
+        }
     }
 
     /// Loads item `item` as a `T`: asks for the types `T` imports (in its order), then converts
     /// the representation the daemon chose with `T`'s first importer it conforms to.
-    public func load<T: Transferable>(
+    /// Callable from any isolation, as `loadData`.
+    nonisolated(nonsending) public func load<T: Transferable>(
         _ type: T.Type, item: Int = 0, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> T {
-        try await loader.load(type, item: item, progress: progress)
+        let loader = loader
+        return try await ProgressRelay.run(reporting: progress) { report in
+            try await loader.load(type, item: item, progress: report)
+        }
     }
 }

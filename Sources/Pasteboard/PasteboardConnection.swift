@@ -93,7 +93,10 @@ public final class PasteboardConnection: Sendable {
     /// While the connection is open it serves the promised representations its `setItems`
     /// registered. When `body` returns and some are still on a pasteboard, the connection first
     /// relinquishes them: the daemon captures their data within its budget before the close.
-    public static func withConnection<Result: Sendable>(
+    ///
+    /// Callable from any isolation: `body` runs on the caller's executor, so a `@MainActor`
+    /// caller's closure may use its state (the connection's own I/O runs on its event loop).
+    nonisolated(nonsending) public static func withConnection<Result: Sendable>(
         socketPath: String = SocketLocation.currentSocketPath(),
         clientName: String,
         app: String? = nil,

@@ -36,31 +36,41 @@ public struct PerformedDrop: Sendable {
         try await loader.load(item: item, accepting: accepting, progress: progress, header: header, chunk: chunk)
     }
 
-    /// Loads item `item`'s best representation for `accepting` into memory.
-    public func loadData(
+    /// Loads item `item`'s best representation for `accepting` into memory. Callable from any
+    /// isolation: `progress` runs on the caller's executor, the bytes are received off it.
+    nonisolated(nonsending) public func loadData(
         item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
-        try await loader.loadData(item: item, accepting: accepting, progress: progress)
+        let loader = loader
+        return try await ProgressRelay.run(reporting: progress) { report in
+            try await loader.loadData(item: item, accepting: accepting, progress: report)
+        }
     }
 
     /// Loads item `item`'s best representation for `accepting` into a temporary file in
     /// `directory`; a failed or cancelled load leaves no file.
-    public func loadFile(
+    nonisolated(nonsending) public func loadFile(
         item: Int, accepting: [TypeIdentifier], directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        try await loader.loadFile(item: item, accepting: accepting, directory: directory, progress: progress)
+        let loader = loader
+        return try await ProgressRelay.run(reporting: progress) { report in
+            try await loader.loadFile(item: item, accepting: accepting, directory: directory, progress: report)
+        }
     }
 
-    /// Loads item `item` as a `T` (see `Transferable`).
-    public func load<T: Transferable>(_ type: T.Type, item: Int, progress: (LoadProgress) -> Void = { _ in }) async throws -> T {
-        try await loader.load(type, item: item, progress: progress)
+    /// Loads item `item` as a `T` (see `Transferable`). Callable from any isolation, as `loadData`.
+    nonisolated(nonsending) public func load<T: Transferable>(_ type: T.Type, item: Int, progress: (LoadProgress) -> Void = { _ in }) async throws -> T {
+        let loader = loader
+        return try await ProgressRelay.run(reporting: progress) { report in
+            try await loader.load(type, item: item, progress: report)
+        }
     }
 
     /// Loads every item that offers a type in `accepting`, in drag order, each into a temporary
     /// file in `directory`; `progress` hears each item's progress and the total. Items offering
     /// none of the types are skipped (their index is absent from the result). If one load fails,
     /// the files already loaded are deleted and the error is thrown.
-    public func loadFiles(
+    nonisolated(nonsending) public func loadFiles(
         accepting: [TypeIdentifier], directory: String? = nil, progress: (DropProgress) -> Void = { _ in }
     ) async throws -> [(item: Int, file: LoadedFile)] {
         let wanted = items.filter { $0.representation(accepting: accepting) != nil }

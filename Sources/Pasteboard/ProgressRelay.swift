@@ -1,0 +1,39 @@
+import Synchronization
+
+/// Runs a load off the caller's executor and hands its progress reports to the caller's closure
+/// on the caller's own executor.
+///
+/// A `@MainActor` view model calls a load and updates its state from the progress closure: the
+/// closure must run where the caller is (it need not be `@Sendable`, and may touch the caller's
+/// state), while the load's chunk loop must not (it would take the main thread for every
+/// chunk). The load runs as a child task on the global executor and sends its reports through
+/// a stream the caller's side reads; when the caller is slow, older reports give way to newer
+/// ones (the last, at 100%, is never dropped). Cancelling the caller cancels the load.
+enum ProgressRelay {
+    nonisolated(nonsending) static func run<Value: Sendable, Report: Sendable>(
+        reporting progress: (Report) -> Void,
+        _ work: @escaping @Sendable (_ report: @escaping @Sendable (Report) -> Void) async throws -> Value
+    ) async throws -> Value {
+        let (reports, continuation) = AsyncStream.makeStream(of: Report.self, bufferingPolicy: .bufferingNewest(64))
+        // The value comes back through a box the caller empties, not as the child task's result:
+        // the runtime may release a finished task later than the caller returns, and a value
+        // whose lifetime matters (a `LoadedFile` deletes its file when released) must go when
+        // the caller lets go of it.
+        let outcome = Outcome<Value>()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { continuation.finish() }
+                let value = try await work { continuation.yield($0) }
+                outcome.value.withLock { $0 = value }
+            }
+            for await report in reports { progress(report) }
+            try await group.next()
+        }
+        guard let value = outcome.value.withLock({ $0.take() }) else { throw CancellationError() }
+        return value
+    }
+
+    private final class Outcome<Value: Sendable>: Sendable {
+        let value = Mutex<Value?>(nil)
+    }
+}
