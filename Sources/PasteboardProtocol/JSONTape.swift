@@ -148,6 +148,12 @@ struct JSONTape {
         }
     }
 
+    /// Whether the string entry `key` (in the bytes at `base`) is the `count` bytes at `name`,
+    /// whose first eight are `prefix`: compared in a register, then the rest with memcmp.
+    static func isName(_ key: Entry, _ base: UnsafePointer<UInt8>, equalTo name: UnsafePointer<UInt8>, count: Int, prefix: UInt64) -> Bool {
+        key.prefix == prefix && key.end - key.start == count && (count <= 8 || memcmp(base + key.start + 8, name + 8, count - 8) == 0)
+    }
+
     /// Whether the object whose entry is at `object` (still being recorded) already has a
     /// member called as `name` is. Objects of the protocol have a handful of members, so
     /// comparing with each (eight bytes at once, mostly) costs less than any set would.
@@ -155,11 +161,7 @@ struct JSONTape {
         let length = name.end - name.start
         var index = object + 1
         while index < entries.count {
-            let key = entries[index]
-            if key.prefix == name.prefix, key.end - key.start == length,
-               length <= 8 || memcmp(base + key.start + 8, base + name.start + 8, length - 8) == 0 {
-                return true
-            }
+            if Self.isName(entries[index], base, equalTo: base + name.start, count: length, prefix: name.prefix) { return true }
             index = next(after: index + 1)
         }
         return false

@@ -36,10 +36,9 @@ struct ScannedJSONObject {
         let prefix = JSONTape.prefix(name.utf8Start, count: count)
         var index = entry + 1
         let end = tape.entries[entry].end
+        let base = tape.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         while index < end {
-            let key = tape.entries[index]
-            if key.prefix == prefix, key.end - key.start == count,
-               count <= 8 || memcmp(tape.bytes.baseAddress! + key.start + 8, name.utf8Start + 8, count - 8) == 0 {
+            if JSONTape.isName(tape.entries[index], base, equalTo: name.utf8Start, count: count, prefix: prefix) {
                 return index + 1
             }
             index = tape.next(after: index + 1)
