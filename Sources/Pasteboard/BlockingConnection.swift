@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import NIOCore
-import PasteboardProtocol
+package import NIOCore
+package import PasteboardProtocol
 import PasteboardTypes
 
 /// A connection to `pasteboardd` driven by blocking calls on the calling thread: no event
@@ -25,7 +25,7 @@ public final class BlockingConnection {
     /// What the daemon said in its `welcome`, read when first needed: `hello` goes out with the
     /// first request, in one write, so a `pb paste` waits for the daemon once, not twice.
     /// Throws what `init` threw before (see there) when the handshake fails.
-    public var welcome: Welcome {
+    package var welcome: Welcome {
         get throws(PasteboardError) { try completeHandshake() }
     }
     /// The `welcome`, once it has arrived (`isWelcomed`). Not an optional: a `Welcome?`'s
@@ -52,7 +52,7 @@ public final class BlockingConnection {
     /// throw `daemonUnreachable` too, having done nothing; one that refuses the `hello` makes it
     /// throw the daemon's error.
     public init(
-        socketPath: String = SocketLocation.currentSocketPath(),
+        socketPath: String = PasteboardConnection.defaultSocketPath,
         clientName: String
     ) throws {
         try SocketTrust.checkDirectory(ofSocket: socketPath)
@@ -149,6 +149,20 @@ public final class BlockingConnection {
     /// is cancelled at the daemon and `CancellationError` is thrown.
     @discardableResult
     public func load(
+        pasteboard: String, item: Int = 0, accepting: [TypeIdentifier],
+        interrupt: Int32? = nil,
+        progress: (LoadProgress) -> Void = { _ in },
+        chunk: (ByteChunk) throws -> Void
+    ) throws -> LoadedRepresentation {
+        LoadedRepresentation(try loadBuffers(
+            pasteboard: pasteboard, item: item, accepting: accepting, interrupt: interrupt, progress: progress
+        ) { try chunk(ByteChunk($0)) })
+    }
+
+    /// `load(pasteboard:item:accepting:interrupt:progress:chunk:)` in the wire's terms, for the
+    /// package's tools that write the received buffers on unchanged.
+    @discardableResult
+    package func loadBuffers(
         pasteboard: String, item: Int = 0, accepting: [TypeIdentifier],
         interrupt: Int32? = nil,
         progress: (LoadProgress) -> Void = { _ in },
@@ -287,7 +301,8 @@ public final class BlockingConnection {
         var early: Message?
         upload: for item in items {
             for representation in item.representations {
-                guard case .data(let chunks) = representation.content else { continue }
+                guard case .data(let byteChunks) = representation.content else { continue }
+                let chunks = byteChunks.map(\.buffer)
                 let filled = chunks.filter { $0.readableBytes > 0 }
                 if filled.isEmpty { queue(.data(ByteBuffer(), requestID: id, end: true)) }
                 for (index, chunk) in filled.enumerated() {

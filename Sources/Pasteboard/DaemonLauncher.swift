@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import NIOCore
-import NIOPosix
+internal import NIOCore
+internal import NIOPosix
 
 /// Starts `pasteboardd` when nothing listens on the socket, so `echo hi | pb copy` works on a
 /// fresh machine.

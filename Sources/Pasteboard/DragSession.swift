@@ -1,4 +1,4 @@
-import PasteboardProtocol
+package import PasteboardProtocol
 import PasteboardTypes
 
 /// The source side of a drag (UIKit's UIDragSession): items lifted into the daemon, which any
@@ -18,7 +18,11 @@ public struct DragSession: Sendable {
     /// The session's id (what `pb drop --session` and `DropSession.session(_:on:)` take).
     public var id: Int { info.id }
     /// The session as it stood when this source joined it.
-    public let info: SessionInfo
+    package let info: SessionInfo
+    /// The operations the source allows.
+    public var allowedOperations: Set<DragOperation> { Set(info.allow.map(DragOperation.init)) }
+    /// The session's items as they stood when this source joined it, in drag order.
+    public var items: [PasteboardItem] { DropSession(info: info, connection: connection).items }
     /// What happens to the session, ending with `finished`, `cancelled` or `failed`.
     public let events: AsyncThrowingStream<DragEvent, any Error>
     private let connection: PasteboardConnection
@@ -36,7 +40,7 @@ public struct DragSession: Sendable {
     ) async throws -> DragSession {
         let upload = ItemUpload(items, connection: connection)
         let request = DragRequest(
-            items: upload.infos, allow: DragOperation.allCases.filter(operations.contains),
+            items: upload.infos, allow: DragOperation.allCases.filter(operations.contains).map(\.wire),
             restricted: restrictedToApp ? true : nil, localContext: localContext,
             timeout: timeout?.protocolSeconds
         )
@@ -158,13 +162,13 @@ public enum DragEvent: Sendable, Equatable, CustomStringConvertible {
     init?(_ message: Message) {
         switch message {
         case .proposed(let report):
-            self = .proposed(report.operation, destinationApp: report.app)
+            self = .proposed(DropOperation(report.operation), destinationApp: report.app)
         case .dropped(let report):
             self = .dropped(report.operation == .move ? .move : .copy, destinationApp: report.app, destinationPID: report.pid)
         case .ended(let end):
             switch end.outcome {
             case .finished:
-                self = .finished(end.operation ?? .copy, destinationApp: end.destinationApp, localContext: end.localContext)
+                self = .finished(end.operation.map(DragOperation.init) ?? .copy, destinationApp: end.destinationApp, localContext: end.localContext)
             case .cancelled:
                 self = .cancelled(end.message ?? "the drag was cancelled")
             case .failed:

@@ -1,4 +1,4 @@
-import PasteboardProtocol
+package import PasteboardProtocol
 import PasteboardTypes
 
 /// The destination side of a drag (UIKit's UIDropSession): a session in flight, seen before the
@@ -6,7 +6,7 @@ import PasteboardTypes
 /// readable; its data only after `perform` dropped it.
 public struct DropSession: Sendable {
     /// The session's metadata as the daemon reported it.
-    public let info: SessionInfo
+    package let info: SessionInfo
     /// The connection the session was found on.
     public let connection: PasteboardConnection
 
@@ -14,8 +14,12 @@ public struct DropSession: Sendable {
     public var id: Int { info.id }
     /// The source's application.
     public var sourceApp: String { info.app }
+    /// The source's process id.
+    public var sourcePID: Int32 { info.pid }
+    /// True once a destination dropped the session and is loading its items.
+    public var isDropped: Bool { info.state == .dropped }
     /// The operations the source allows.
-    public var allowedOperations: Set<DragOperation> { Set(info.allow) }
+    public var allowedOperations: Set<DragOperation> { Set(info.allow.map(DragOperation.init)) }
     /// The source's local context, present only when this client belongs to the source's application.
     public var localContext: String? { info.localContext }
     /// True when only the source's application may drop the session.
@@ -32,7 +36,7 @@ public struct DropSession: Sendable {
     /// The most recent session in flight this client may drop. Throws `no-such-session` when there is none.
     public static func current(on connection: PasteboardConnection) async throws -> DropSession {
         guard let latest = try await all(on: connection).last else {
-            throw PasteboardError.daemon(ProtocolError(.noSuchSession, "no drag session is in flight"))
+            throw PasteboardError.daemon(.noSuchSession, "no drag session is in flight")
         }
         return latest
     }
@@ -41,7 +45,7 @@ public struct DropSession: Sendable {
     /// it is restricted to another application.
     public static func session(_ id: Int, on connection: PasteboardConnection) async throws -> DropSession {
         guard let session = try await list(SessionsRequest(session: id), on: connection).first else {
-            throw PasteboardError.daemon(ProtocolError(.noSuchSession, "there is no drag session \(id)"))
+            throw PasteboardError.daemon(.noSuchSession, "there is no drag session \(id)")
         }
         return session
     }
@@ -73,7 +77,7 @@ public struct DropSession: Sendable {
     public func perform(_ proposal: DropProposal) async throws -> PerformedDrop? {
         let (id, frames) = connection.openRequest()
         defer { connection.closeRequest(id) }
-        try await connection.send(.drop(DropRequest(session: info.id, operation: proposal.operation)), on: id)
+        try await connection.send(.drop(DropRequest(session: info.id, operation: proposal.operation.wire)), on: id)
         for try await frame in frames where frame.kind == .message {
             switch try frame.decodeMessage() {
             case .session(let dropped): return PerformedDrop(info: dropped, connection: connection)

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import PasteboardProtocol
+internal import PasteboardProtocol
 import Synchronization
 
 /// This connection's hand-off socket: attached with the token from `welcome`, it receives the

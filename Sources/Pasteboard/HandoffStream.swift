@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 
 /// This process's end of a handed-off transfer: a socket connected straight to the other side
 /// (see `HandoffChannel`), made non-blocking. A call that must wait polls in short slices and
@@ -35,7 +35,7 @@ final class HandoffStream {
     /// Reads everything up to end of stream, a chunk at a time into `chunk`. `progress` hears
     /// throttled reports against `total`, short of the last byte (the final report is the
     /// daemon's). Returns the byte count.
-    func drain(total: Int?, progress: (LoadProgress) -> Void, chunk: (ByteBuffer) async throws -> Void) async throws -> Int {
+    nonisolated(nonsending) func drain(total: Int?, progress: (LoadProgress) -> Void, chunk: (ByteBuffer) async throws -> Void) async throws -> Int {
         var throttle = ProgressThrottle(total: total)
         var completed = 0
         var buffer = ByteBufferAllocator().buffer(capacity: Self.chunk)
@@ -112,7 +112,7 @@ final class HandoffStream {
     }
 
     /// Returns once `events` (POLLIN, POLLOUT) may be possible, or the other end closed.
-    private func waitUntil(_ events: Int32) async throws {
+    nonisolated(nonsending) private func waitUntil(_ events: Int32) async throws {
         while true {
             try Task.checkCancellation()
             var entry = pollfd(fd: fd, events: Int16(events), revents: 0)

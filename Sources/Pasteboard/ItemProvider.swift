@@ -1,5 +1,5 @@
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 import PasteboardTypes
 
 /// An item a source puts on a pasteboard: its representations in fidelity order (best first),
@@ -24,7 +24,7 @@ public struct ItemProvider: Sendable {
         /// Where its bytes come from.
         public enum Content: Sendable {
             /// Bytes sent with the item.
-            case data([ByteBuffer])
+            case data([ByteChunk])
             /// Bytes produced by `handler` at load time; `observer` hears progress and the outcome.
             case promise(handler: LoadHandler, observer: (@Sendable (SourceEvent) -> Void)?)
             /// A file the daemon streams from disk at load time.
@@ -61,12 +61,12 @@ public struct ItemProvider: Sendable {
 
     /// Adds a representation whose bytes are sent with the item.
     public mutating func registerData(_ bytes: some Sequence<UInt8>, for type: TypeIdentifier) {
-        registerData(chunks: [ByteBuffer(bytes: bytes)], for: type)
+        registerData(chunks: [ByteChunk(bytes)], for: type)
     }
 
     /// Adds a representation whose bytes (as chunks, never copied into one buffer) are sent with the item.
-    public mutating func registerData(chunks: [ByteBuffer], for type: TypeIdentifier) {
-        add(Representation(type: type, size: chunks.reduce(0) { $0 + $1.readableBytes }, content: .data(chunks)))
+    public mutating func registerData(chunks: [ByteChunk], for type: TypeIdentifier) {
+        add(Representation(type: type, size: chunks.reduce(0) { $0 + $1.count }, content: .data(chunks)))
     }
 
     /// Adds a promised representation: `loadHandler` runs each time a destination loads it (and

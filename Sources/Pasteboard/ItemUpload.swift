@@ -1,5 +1,5 @@
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 import PasteboardTypes
 
 /// Items on their way to the daemon (in a `write`, `drag` or `add`): their wire descriptions,
@@ -49,7 +49,7 @@ struct ItemUpload: Sendable {
         }
         return ItemInfo(
             representations: representations, suggestedName: item.suggestedName,
-            visibility: item.visibility == .all ? nil : item.visibility,
+            visibility: item.visibility == .all ? nil : item.visibility.wire,
             sensitive: item.isSensitive ? true : nil
         )
     }
@@ -108,7 +108,8 @@ struct ItemUpload: Sendable {
         var total = 0
         for item in items {
             for representation in item.representations {
-                guard case .data(let chunks) = representation.content else { continue }
+                guard case .data(let byteChunks) = representation.content else { continue }
+                let chunks = byteChunks.map(\.buffer)
                 for chunk in chunks { total += chunk.readableBytes }
             }
         }
@@ -117,7 +118,8 @@ struct ItemUpload: Sendable {
         var frames: [Frame] = []
         for item in items {
             for representation in item.representations {
-                guard case .data(let chunks) = representation.content else { continue }
+                guard case .data(let byteChunks) = representation.content else { continue }
+                let chunks = byteChunks.map(\.buffer)
                 var slices: [ByteBuffer] = []
                 for chunk in chunks {
                     var remaining = chunk
@@ -135,7 +137,8 @@ struct ItemUpload: Sendable {
         let limit = connection.chunkLimit
         for item in items {
             for representation in item.representations {
-                guard case .data(let chunks) = representation.content else { continue }
+                guard case .data(let byteChunks) = representation.content else { continue }
+                let chunks = byteChunks.map(\.buffer)
                 for chunk in chunks {
                     var remaining = chunk
                     while remaining.readableBytes > 0 {

@@ -1,4 +1,4 @@
-import PasteboardProtocol
+internal import PasteboardProtocol
 import PasteboardTypes
 
 /// A source that keeps its items on a pasteboard for as long as it runs, serving their promised
@@ -76,8 +76,8 @@ public struct LiveSource: Sendable {
 
     /// A source for `items` on `pasteboard`.
     public init(
-        items: [ItemProvider], pasteboard: String = PasteboardName.general,
-        socketPath: String = SocketLocation.currentSocketPath(),
+        items: [ItemProvider], pasteboard: String = "general",
+        socketPath: String = PasteboardConnection.defaultSocketPath,
         clientName: String, app: String? = nil
     ) {
         self.items = items
@@ -97,9 +97,13 @@ public struct LiveSource: Sendable {
     /// once the items are on the pasteboard, and is cancelled when the connection is lost.
     /// Errors of the first copy (the daemon unreachable, data refused) are thrown; after that,
     /// only errors that retrying cannot cure (another uid, another protocol version) are.
-    public func run(
+    ///
+    /// Callable from any isolation: `onEvent` runs on the caller's executor, so a `@MainActor`
+    /// caller updates its state from it. `until` and `whileConnected` run beside the serving, as
+    /// tasks of their own: a `@MainActor` caller's closures `await` its methods.
+    nonisolated(nonsending) public func run(
         until stop: @escaping @Sendable () async -> Void,
-        onEvent: @escaping @Sendable (Event) -> Void = { _ in },
+        onEvent: (Event) -> Void = { _ in },
         whileConnected: @escaping @Sendable (Pasteboard, _ changeCount: Int) async -> Void = { _, _ in }
     ) async throws -> Outcome {
         let stopRequested = Latch()
@@ -150,6 +154,17 @@ public struct LiveSource: Sendable {
                 await stopRequested.wait(upTo: delay)
             }
         }
+    }
+
+    /// Copies the items and serves them until they leave the pasteboard (another copy replaced
+    /// them, or a clear: `.released`) or SIGINT or SIGTERM arrives (`.stopped`, after the daemon
+    /// took what fits of the promised data, so a paste still works after this process exits):
+    /// what a command-line source does, with no signal handling of its own. The signals are
+    /// caught while this runs. `onEvent` runs on the caller's executor, as in `run`.
+    nonisolated(nonsending) public func runUntilReplacedOrInterrupted(onEvent: (Event) -> Void = { _ in }) async throws -> Outcome {
+        let interrupts = Signals.Interrupts()  // caught from now on, before the first copy
+        defer { interrupts.stop() }
+        return try await run(until: { _ = await interrupts.next() }, onEvent: onEvent)
     }
 
     /// After a reconnect: puts the items back if the pasteboard still holds the restored copy

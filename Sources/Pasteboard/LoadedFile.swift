@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PasteboardProtocol
+internal import PasteboardProtocol
 import Synchronization
 
 /// A representation loaded into a file. A temporary copy is deleted when this object goes away
@@ -11,13 +11,13 @@ import Synchronization
 /// the source's own file and is never deleted.
 public final class LoadedFile: Sendable {
     /// The representation the daemon chose.
-    public let header: RepresentationHeader
+    public let representation: LoadedRepresentation
     /// True when `path` is the source's own file (opened in place), not a copy.
     public let isOriginal: Bool
     private let state: Mutex<(path: String, kept: Bool)>
 
     init(path: String, header: RepresentationHeader, isOriginal: Bool) {
-        self.header = header
+        self.representation = LoadedRepresentation(header)
         self.isOriginal = isOriginal
         self.state = Mutex((path, isOriginal))
     }

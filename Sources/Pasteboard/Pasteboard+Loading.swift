@@ -1,5 +1,5 @@
-import NIOCore
-import PasteboardProtocol
+package import NIOCore
+package import PasteboardProtocol
 import PasteboardTypes
 
 extension Pasteboard {
@@ -12,10 +12,31 @@ extension Pasteboard {
     /// credit is returned to the daemon as each chunk is consumed, so memory stays bounded.
     /// `progress` hears the daemon's progress reports (about every 1% or 100 ms, and at the end).
     /// With `openInPlace`, a file representation the source allows to be opened in place comes
-    /// as a path in the header (`header.path`) and no bytes.
+    /// as a path (`path` of the representation) and no bytes.
     /// Cancelling the task cancels the load at the daemon, which cancels the source's handler.
+    ///
+    /// Callable from any isolation: all three closures run on the caller's executor, since the
+    /// caller asked to handle the bytes itself; a chunk is received off it and handed over, and
+    /// the next is asked for only as the closure returns (that is the flow control). A
+    /// `@MainActor` caller that wants the bytes off the main actor uses `loadData` or
+    /// `loadFile`, or calls this from a task of its own.
     @discardableResult
-    public func load(
+    nonisolated(nonsending) public func load(
+        item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
+        progress: (LoadProgress) -> Void = { _ in },
+        header: (LoadedRepresentation) async throws -> Void = { _ in },
+        chunk: (ByteChunk) async throws -> Void
+    ) async throws -> LoadedRepresentation {
+        LoadedRepresentation(try await loader.load(
+            item: item, accepting: accepting, openInPlace: openInPlace, progress: progress,
+            header: { try await header(LoadedRepresentation($0)) }, chunk: { try await chunk(ByteChunk($0)) }
+        ))
+    }
+
+    /// `load(item:accepting:openInPlace:progress:header:chunk:)` in the wire's own terms, for the
+    /// package's tools that pass the received buffers on unchanged.
+    @discardableResult
+    nonisolated(nonsending) package func loadBuffers(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         progress: (LoadProgress) -> Void = { _ in },
         header: (RepresentationHeader) async throws -> Void = { _ in },
@@ -30,10 +51,11 @@ extension Pasteboard {
     /// caller may update its state in it), while the bytes are received off it.
     nonisolated(nonsending) public func loadData(
         item: Int = 0, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
-    ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
+    ) async throws -> (representation: LoadedRepresentation, bytes: [UInt8]) {
         let loader = loader
         return try await ProgressRelay.run(reporting: progress) { report in
-            try await loader.loadData(item: item, accepting: accepting, progress: report)
+            let (header, bytes) = try await loader.loadData(item: item, accepting: accepting, progress: report)
+            return (LoadedRepresentation(header), bytes)
         }
     }
 
@@ -57,6 +79,15 @@ extension Pasteboard {
     nonisolated(nonsending) public func load<T: Transferable>(
         _ type: T.Type, item: Int = 0, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> T {
+        try await loadWithRepresentation(type, item: item, progress: progress).value
+    }
+
+    /// Loads item `item` as a `T`, as `load(_:item:progress:)`, and says which representation
+    /// it was made from: a destination that falls back (a note imported from plain text when no
+    /// note was offered) can tell the fallback from the real thing.
+    nonisolated(nonsending) public func loadWithRepresentation<T: Transferable>(
+        _ type: T.Type, item: Int = 0, progress: (LoadProgress) -> Void = { _ in }
+    ) async throws -> (value: T, representation: LoadedRepresentation) {
         let loader = loader
         return try await ProgressRelay.run(reporting: progress) { report in
             try await loader.load(type, item: item, progress: report)

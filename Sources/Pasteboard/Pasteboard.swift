@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+package import PasteboardProtocol
 import PasteboardTypes
 
 /// A named pasteboard seen through a connection to the daemon.
@@ -15,13 +15,18 @@ public struct Pasteboard: Sendable {
     public let connection: PasteboardConnection
 
     /// The pasteboard called `name` on `connection`.
-    public init(name: String = PasteboardName.general, connection: PasteboardConnection) {
+    public init(name: String = "general", connection: PasteboardConnection) {
         self.name = name
         self.connection = connection
     }
 
     /// The change count and a description of every item (types, sizes, suggested names).
-    public func contents() async throws -> ItemsReply {
+    public func contents() async throws -> PasteboardContents {
+        PasteboardContents(try await contentsReply(), registry: connection.registry)
+    }
+
+    /// The daemon's `items` answer as it came, for the package's own tools that print it.
+    package func contentsReply() async throws -> ItemsReply {
         let reply = try await simpleRequest(.list(PasteboardRequest(pasteboard: name)))
         guard case .items(let items) = reply else { throw unexpected(reply) }
         return items
@@ -29,16 +34,12 @@ public struct Pasteboard: Sendable {
 
     /// The current change count.
     public func changeCount() async throws -> Int {
-        try await contents().changeCount
+        try await contentsReply().changeCount
     }
 
     /// The items, described (types, sizes when known, suggested names), without loading any data.
     public func items() async throws -> [PasteboardItem] {
-        let contents = try await contents()
-        let registry = connection.registry
-        return contents.items.enumerated().map { index, info in
-            PasteboardItem(index: index, changeCount: contents.changeCount, info: info, registry: registry)
-        }
+        try await contents().items
     }
 
     /// Removes every item; returns the new change count. With `ifChangeCount`, only when the
@@ -76,7 +77,14 @@ public struct Pasteboard: Sendable {
     }
 
     /// Every change of the pasteboard from now on, until the consuming task stops iterating.
-    public func changes() -> AsyncThrowingStream<ItemsReply, any Error> {
+    public func changes() -> AsyncThrowingStream<PasteboardContents, any Error> {
+        let registry = connection.registry
+        return changes { PasteboardContents($0, registry: registry) }
+    }
+
+    /// Every change as `transform` makes it of the daemon's `changed` message (the package's
+    /// own tools print the message as it came).
+    package func changes<Change: Sendable>(_ transform: @escaping @Sendable (ItemsReply) -> Change) -> AsyncThrowingStream<Change, any Error> {
         let connection = connection
         let name = name
         return AsyncThrowingStream { continuation in
@@ -87,7 +95,7 @@ public struct Pasteboard: Sendable {
                     try await connection.send(.watch(PasteboardRequest(pasteboard: name)), on: id)
                     for try await frame in frames where frame.kind == .message {
                         switch try frame.decodeMessage() {
-                        case .changed(let change): continuation.yield(change)
+                        case .changed(let change): continuation.yield(transform(change))
                         case .error(let error): throw PasteboardError.daemon(error)
                         default: continue
                         }

@@ -1,4 +1,4 @@
-import PasteboardProtocol
+internal import PasteboardProtocol
 
 extension PasteboardConnection {
     /// Sends `message` as a new request and returns the daemon's one answer; an `error` answer

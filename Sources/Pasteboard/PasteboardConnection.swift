@@ -4,9 +4,9 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import NIOCore
-import NIOPosix
-import PasteboardProtocol
+internal import NIOCore
+internal import NIOPosix
+package import PasteboardProtocol
 import PasteboardTypes
 import Synchronization
 
@@ -15,7 +15,14 @@ import Synchronization
 /// Use `withConnection(...)`: the connection lives for the closure's duration, then closes.
 public final class PasteboardConnection: Sendable {
     /// What the daemon said in its `welcome`.
-    public let welcome: Welcome
+    package let welcome: Welcome
+
+    /// The daemon's process id, as its `welcome` gave it (for a log line, or to tell a restarted
+    /// daemon from the one connected to before).
+    public var daemonProcessID: Int32 { welcome.pid }
+
+    /// The daemon's name and release, for humans ("pasteboardd 0.9").
+    public var daemonDescription: String { welcome.daemon }
 
     private let outbox: FrameOutbox
     private let router: FrameRouter
@@ -97,7 +104,7 @@ public final class PasteboardConnection: Sendable {
     /// Callable from any isolation: `body` runs on the caller's executor, so a `@MainActor`
     /// caller's closure may use its state (the connection's own I/O runs on its event loop).
     nonisolated(nonsending) public static func withConnection<Result: Sendable>(
-        socketPath: String = SocketLocation.currentSocketPath(),
+        socketPath: String = PasteboardConnection.defaultSocketPath,
         clientName: String,
         app: String? = nil,
         declaring types: [TypeDeclaration] = [],

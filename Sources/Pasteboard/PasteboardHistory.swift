@@ -1,4 +1,4 @@
-import PasteboardProtocol
+package import PasteboardProtocol
 
 /// The general pasteboard's history seen through a connection: the contents written to it,
 /// newest first, as a clipboard manager lists them.
@@ -19,13 +19,23 @@ public struct PasteboardHistory: Sendable {
 
     /// Every entry, newest first: change count, time, items (types and sizes, never data) and a
     /// preview of its text.
-    public func entries() async throws -> [HistoryEntryInfo] {
+    public func entries() async throws -> [Entry] {
+        try await entryInfos().map { Entry($0, registry: connection.registry) }
+    }
+
+    /// Every entry as the daemon described it, for the package's tools that print it.
+    package func entryInfos() async throws -> [HistoryEntryInfo] {
         try await list { .history(HistoryRequest(start: $0)) }
     }
 
     /// The entries with a text representation that contains `text`, ignoring case, each with
     /// its index in the whole history. `text` must not be empty.
-    public func search(_ text: String) async throws -> [HistoryEntryInfo] {
+    public func search(_ text: String) async throws -> [Entry] {
+        try await searchInfos(text).map { Entry($0, registry: connection.registry) }
+    }
+
+    /// The entries `search` finds as the daemon described them, for the package's tools.
+    package func searchInfos(_ text: String) async throws -> [HistoryEntryInfo] {
         try await list { .historySearch(HistorySearchRequest(text: text, start: $0)) }
     }
 

@@ -1,4 +1,4 @@
-import PasteboardProtocol
+internal import PasteboardProtocol
 import PasteboardTypes
 
 /// An item on a pasteboard as a destination sees it before loading: its representations'
@@ -42,7 +42,7 @@ public struct PasteboardItem: Sendable {
             )
         }
         self.suggestedName = info.suggestedName
-        self.visibility = info.visibility ?? .all
+        self.visibility = info.visibility.map(ItemVisibility.init) ?? .all
         self.isSensitive = info.isSensitive
         self.registry = registry
     }

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import NIOCore
+internal import NIOCore
 
 /// Reads a Unix socket channel's peer credentials (SO_PEERCRED) the moment its connection is
 /// up, on the channel's loop, before any byte is read or written.

@@ -1,5 +1,5 @@
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+package import PasteboardProtocol
 import PasteboardTypes
 
 /// A drag session this destination dropped: load its items (only this destination may), then
@@ -7,7 +7,7 @@ import PasteboardTypes
 /// If the destination goes away without finishing, the source hears `failed`.
 public struct PerformedDrop: Sendable {
     /// The dropped session's metadata.
-    public let info: SessionInfo
+    package let info: SessionInfo
     /// The connection that dropped it.
     public let connection: PasteboardConnection
     private var loader: RepresentationLoader { RepresentationLoader(connection: connection, target: .session(info.id)) }
@@ -20,30 +20,37 @@ public struct PerformedDrop: Sendable {
     /// The session's id.
     public var id: Int { info.id }
     /// The operation being performed (a `.move` proposal is a copy when the source does not allow move).
-    public var operation: DragOperation { info.operation ?? .copy }
+    public var operation: DragOperation { info.operation.map(DragOperation.init) ?? .copy }
     /// The source's local context, when this destination belongs to the source's application.
     public var localContext: String? { info.localContext }
+    /// The source's application.
+    public var sourceApp: String { info.app }
     /// The items, in drag order.
     public var items: [PasteboardItem] { DropSession(info: info, connection: connection).items }
 
     /// Streams item `item`'s representation best matching `accepting`; see `Pasteboard.load(item:accepting:openInPlace:progress:header:chunk:)`.
+    /// Callable from any isolation; the closures run on the caller's executor, as there.
     @discardableResult
-    public func load(
+    nonisolated(nonsending) public func load(
         item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in },
-        header: (RepresentationHeader) async throws -> Void = { _ in },
-        chunk: (ByteBuffer) async throws -> Void
-    ) async throws -> RepresentationHeader {
-        try await loader.load(item: item, accepting: accepting, progress: progress, header: header, chunk: chunk)
+        header: (LoadedRepresentation) async throws -> Void = { _ in },
+        chunk: (ByteChunk) async throws -> Void
+    ) async throws -> LoadedRepresentation {
+        LoadedRepresentation(try await loader.load(
+            item: item, accepting: accepting, progress: progress,
+            header: { try await header(LoadedRepresentation($0)) }, chunk: { try await chunk(ByteChunk($0)) }
+        ))
     }
 
     /// Loads item `item`'s best representation for `accepting` into memory. Callable from any
     /// isolation: `progress` runs on the caller's executor, the bytes are received off it.
     nonisolated(nonsending) public func loadData(
         item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
-    ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
+    ) async throws -> (representation: LoadedRepresentation, bytes: [UInt8]) {
         let loader = loader
         return try await ProgressRelay.run(reporting: progress) { report in
-            try await loader.loadData(item: item, accepting: accepting, progress: report)
+            let (header, bytes) = try await loader.loadData(item: item, accepting: accepting, progress: report)
+            return (LoadedRepresentation(header), bytes)
         }
     }
 
@@ -60,6 +67,14 @@ public struct PerformedDrop: Sendable {
 
     /// Loads item `item` as a `T` (see `Transferable`). Callable from any isolation, as `loadData`.
     nonisolated(nonsending) public func load<T: Transferable>(_ type: T.Type, item: Int, progress: (LoadProgress) -> Void = { _ in }) async throws -> T {
+        try await loadWithRepresentation(type, item: item, progress: progress).value
+    }
+
+    /// Loads item `item` as a `T` and says which representation it was made from; see
+    /// `Pasteboard.loadWithRepresentation(_:item:progress:)`.
+    nonisolated(nonsending) public func loadWithRepresentation<T: Transferable>(
+        _ type: T.Type, item: Int, progress: (LoadProgress) -> Void = { _ in }
+    ) async throws -> (value: T, representation: LoadedRepresentation) {
         let loader = loader
         return try await ProgressRelay.run(reporting: progress) { report in
             try await loader.load(type, item: item, progress: report)

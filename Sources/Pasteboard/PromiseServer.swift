@@ -1,5 +1,5 @@
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 import Synchronization
 
 /// The promised representations a connection has put on pasteboards, and the serving of the

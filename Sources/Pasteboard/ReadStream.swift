@@ -1,5 +1,5 @@
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 
 /// The destination's side of one `read`: the representation the daemon chose, the data
 /// frames under flow control, and the check that a handed-off transfer arrived whole. Shared

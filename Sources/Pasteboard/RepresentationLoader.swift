@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 import PasteboardTypes
 
 #if canImport(FoundationEssentials)
@@ -47,7 +47,7 @@ struct RepresentationLoader: Sendable {
     /// A live source's bytes may be handed off (see `HandoffChannel`): they then come through a
     /// socket straight from the source, and go to `chunk` all the same.
     @discardableResult
-    func load(
+    nonisolated(nonsending) func load(
         item: Int = 0,
         accepting: [TypeIdentifier],
         openInPlace: Bool = false,
@@ -113,7 +113,7 @@ struct RepresentationLoader: Sendable {
     static let reservationLimit = 16 << 20
 
     /// Loads a representation whole into memory; see `load(item:accepting:openInPlace:progress:header:chunk:)`.
-    func loadData(
+    nonisolated(nonsending) func loadData(
         item: Int = 0, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (header: RepresentationHeader, bytes: [UInt8]) {
         var bytes: [UInt8] = []
@@ -131,7 +131,7 @@ struct RepresentationLoader: Sendable {
     /// `/tmp`), streaming it to disk. The file is deleted when the returned object goes away
     /// unless it was moved; a failed or cancelled load leaves no file behind. With `openInPlace`,
     /// a file the source allows to be opened in place is returned as is (`isOriginal`).
-    func loadFile(
+    nonisolated(nonsending) func loadFile(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
@@ -163,14 +163,15 @@ struct RepresentationLoader: Sendable {
 
     /// Loads item `item` as a `T`: asks for the types `T` imports (in its order), then converts
     /// the representation the daemon chose with `T`'s first importer it conforms to.
-    func load<T: Transferable>(
+    nonisolated(nonsending) func load<T: Transferable>(
         _ type: T.Type, item: Int = 0, progress: (LoadProgress) -> Void = { _ in }
-    ) async throws -> T {
+    ) async throws -> (value: T, representation: LoadedRepresentation) {
         let accepted = T.importableContentTypes
         let (header, bytes) = try await loadData(item: item, accepting: accepted, progress: progress)
-        return try await T.importing(
+        let value = try await T.importing(
             .data(Data(bytes)), contentType: TypeIdentifier(rawValue: header.type), registry: connection.registry
         )
+        return (value, LoadedRepresentation(header))
     }
 }
 

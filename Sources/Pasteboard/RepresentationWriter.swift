@@ -3,8 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import NIOCore
-import PasteboardProtocol
+package import NIOCore
+package import PasteboardProtocol
 import PasteboardTypes
 import Synchronization
 
@@ -17,7 +17,7 @@ import Synchronization
 public final class RepresentationWriter: @unchecked Sendable {
     /// What the daemon asked for: the type, the pasteboard and item, and whether it captures the
     /// data because this process relinquishes its promises.
-    public let request: ProduceRequest
+    package let request: ProduceRequest
     private let connection: PasteboardConnection
     private let id: UInt32
     private let window: SendWindow
@@ -47,6 +47,23 @@ public final class RepresentationWriter: @unchecked Sendable {
     /// The representation's type.
     public var type: TypeIdentifier { TypeIdentifier(rawValue: request.type) }
 
+    /// The pasteboard holding the item; nil for an item of a drag session.
+    public var pasteboard: String? { request.pasteboard }
+
+    /// The drag session holding the item, when it is not on a pasteboard.
+    public var session: Int? { request.session }
+
+    /// The item's index on the pasteboard or in the session.
+    public var item: Int { request.item }
+
+    /// True when the daemon captures the bytes to keep them after this process lets go of its
+    /// promises (it quits, or `relinquish`), rather than for a destination loading now: a handler
+    /// may, say, skip an expensive rendering nobody waits for.
+    public var isCapture: Bool { request.capture ?? false }
+
+    /// The loading process's id, when a destination loads (informational: for a log line).
+    public var destinationPID: Int32? { request.destinationPID }
+
     /// Bytes written so far.
     public var bytesWritten: Int { written.load(ordering: .relaxed) }
 
@@ -61,8 +78,13 @@ public final class RepresentationWriter: @unchecked Sendable {
         try await connection.send(.size(SizeDeclaration(bytes: bytes)), on: id)
     }
 
-    /// Writes the next chunk.
-    public func write(_ chunk: ByteBuffer) async throws {
+    /// Writes the next chunk (received from a load, or made with `ByteChunk(bytes)`).
+    public func write(_ chunk: ByteChunk) async throws {
+        try await write(chunk.buffer)
+    }
+
+    /// Writes the next buffer as it is, for the package's own tools.
+    package func write(_ chunk: ByteBuffer) async throws {
         if let handoff {
             try Task.checkCancellation()
             try await handoff.write(chunk)

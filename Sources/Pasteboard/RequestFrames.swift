@@ -1,4 +1,4 @@
-import PasteboardProtocol
+internal import PasteboardProtocol
 import Synchronization
 
 /// The frames the daemon sends for one request, in order, for the task that made it.

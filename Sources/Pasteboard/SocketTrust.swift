@@ -4,8 +4,8 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import NIOCore
-import PasteboardProtocol
+internal import NIOCore
+internal import PasteboardProtocol
 
 /// What a client checks before it sends a byte on a socket: that the socket is its own user's.
 ///

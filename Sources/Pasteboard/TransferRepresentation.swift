@@ -124,25 +124,49 @@ extension TransferRepresentation {
 // MARK: - Codable
 
 extension TransferRepresentation where Item: Codable {
-    /// The item as JSON (`JSONEncoder` with sorted keys / `JSONDecoder`), both ways.
+    /// The item as JSON, both ways: `encoder` exports and `decoder` imports.
+    ///
+    /// The defaults write what other programs read as JSON: sorted keys, and dates as ISO 8601
+    /// text ("2026-11-25T19:20:04Z") rather than Foundation's default of seconds since 2001.
+    /// Pass coders of your own for other strategies (they must not be changed afterwards:
+    /// exports and imports use them from any task).
     ///
     /// Use a type of your own for `contentType` (e.g. `com.example.note`) unless any JSON should be
     /// offered to the decoder. Decoding errors become ``TransferError/decodingFailed(contentType:reason:)``.
-    public static func codable(contentType: TypeIdentifier) -> Self {
+    public static func codable(
+        contentType: TypeIdentifier, encoder: JSONEncoder = .pasteboardDefault, decoder: JSONDecoder = .pasteboardDefault
+    ) -> Self {
         .data(
             contentType: contentType,
             exporting: { item in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                return try encoder.encode(item)
+                try encoder.encode(item)
             },
             importing: { data in
                 do {
-                    return try JSONDecoder().decode(Item.self, from: data)
+                    return try decoder.decode(Item.self, from: data)
                 } catch let error as DecodingError {
                     throw TransferError.decodingFailed(contentType: contentType, reason: error.summary)
                 }
             })
+    }
+}
+
+extension JSONEncoder {
+    /// What `.codable` exports with unless told otherwise: sorted keys, ISO 8601 dates.
+    public static var pasteboardDefault: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    /// What `.codable` imports with unless told otherwise: ISO 8601 dates, as `JSONEncoder.pasteboardDefault` writes them.
+    public static var pasteboardDefault: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 }
 

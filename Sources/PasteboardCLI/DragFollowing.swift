@@ -1,6 +1,5 @@
 import ArgumentParser
 import Pasteboard
-import PasteboardProtocol
 import Synchronization
 
 /// Set once the session following saw a drop.

@@ -67,7 +67,7 @@ enum RequestRate {
                         let (item, text) = sample(client: client, sequence: sequence)
                         try connection.setItems([item], on: name)
                         var bytes: [UInt8] = []
-                        try connection.load(pasteboard: name, accepting: [.plainText]) { bytes += $0.readableBytesView }
+                        try connection.load(pasteboard: name, accepting: [.plainText]) { bytes += $0 }
                         guard bytes == text else { throw BenchError("client \(client) pasted something else") }
                         requests.add(2)
                         sequence += 1

@@ -4,7 +4,6 @@ import Glibc
 import ArgumentParser
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
 import PasteboardTypes
 
 /// `pb drop`: be the destination of a drag session: drop it, load its items, finish it.
@@ -84,7 +83,7 @@ struct Drop: AsyncParsableCommand {
                     } else {
                         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
                         try await drop.load(item: wanted[0].index, accepting: accepted, progress: display.update) { chunk in
-                            if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+                            if let file { try file.write(chunk.buffer) } else { try Output.write(chunk.buffer, to: 1) }
                         }
                         try file?.commit()
                     }

@@ -27,7 +27,7 @@ struct History: AsyncParsableCommand {
 
     func run() async throws {
         let entries = try await PasteboardConnection.withConnection(clientName: "pb") { connection in
-            try await PasteboardHistory(connection: connection).entries()
+            try await PasteboardHistory(connection: connection).entryInfos()
         }
         if output.json {
             try Output.printLine(HistoryFormatting.json(entries))

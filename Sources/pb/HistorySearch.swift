@@ -27,7 +27,7 @@ struct HistorySearch: AsyncParsableCommand {
     func run() async throws {
         let text = text
         let entries = try await PasteboardConnection.withConnection(clientName: "pb") { connection in
-            try await PasteboardHistory(connection: connection).search(text)
+            try await PasteboardHistory(connection: connection).searchInfos(text)
         }
         if output.json {
             try Output.printLine(HistoryFormatting.json(entries))

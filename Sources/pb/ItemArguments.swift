@@ -52,7 +52,7 @@ struct ItemArguments: ParsableArguments {
             let chunks = try Input.readFile(file)
             let name = Self.basename(file)
             var item = ItemProvider(suggestedName: name)
-            item.registerData(chunks: chunks, for: explicitType ?? Self.sniffed(chunks) { registry.sniff(prefix: $0, isComplete: $1, filename: name) })
+            item.registerData(chunks: chunks.map(ByteChunk.init), for: explicitType ?? Self.sniffed(chunks) { registry.sniff(prefix: $0, isComplete: $1, filename: name) })
             items.append(item)
         }
         return items
@@ -65,7 +65,7 @@ struct ItemArguments: ParsableArguments {
     ) throws(CLIError) -> ItemProvider {
         let chunks = try Input.readAll(fd: 0, describe: "stdin")
         var item = ItemProvider()
-        item.registerData(chunks: chunks, for: type ?? sniffed(chunks, sniff))
+        item.registerData(chunks: chunks.map(ByteChunk.init), for: type ?? sniffed(chunks, sniff))
         return item
     }
 
@@ -98,7 +98,7 @@ struct ItemArguments: ParsableArguments {
             if item.registeredTypes.contains(type) { throw .usage("--rep lists \(type) twice") }
             let source = spec[spec.index(after: equals)...]
             if source == "-" {
-                item.registerData(chunks: try Input.readAll(fd: 0, describe: "stdin"), for: type)
+                item.registerData(chunks: try Input.readAll(fd: 0, describe: "stdin").map(ByteChunk.init), for: type)
             } else if source.hasPrefix("@") {
                 let path = String(source.dropFirst())
                 if item.suggestedName == nil { item.suggestedName = Self.basename(path) }
@@ -106,7 +106,7 @@ struct ItemArguments: ParsableArguments {
                     let (size, _) = try Input.peekFile(path, count: 0)
                     lazy.register(path, type: type, size: size, in: &item)
                 } else {
-                    item.registerData(chunks: try Input.readFile(path), for: type)
+                    item.registerData(chunks: try Input.readFile(path).map(ByteChunk.init), for: type)
                 }
             } else {
                 item.registerData(Array(source.utf8), for: type)

@@ -20,7 +20,7 @@ struct List: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let contents = try await options.withPasteboard { try await $0.contents() }
+        let contents = try await options.withPasteboard { try await $0.contentsReply() }
         if json {
             try Output.printLine(ItemsFormatting.json(contents))
             return

@@ -21,7 +21,7 @@ struct PasteJob {
         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
         let display = ProgressDisplay(mode: progress)
         defer { display.finish() }
-        try connection.load(pasteboard: pasteboard, item: item, accepting: accepted,
+        try connection.loadBuffers(pasteboard: pasteboard, item: item, accepting: accepted,
                             interrupt: Signals.interruptDescriptor(), progress: display.update) { chunk in
             if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
         }
@@ -39,7 +39,7 @@ struct PasteJob {
         try await Signals.cancellingOnInterrupt {
             defer { display.finish() }
             try await PasteboardOptions.withPasteboard(named: pasteboard) { pasteboard in
-                try await pasteboard.load(item: item, accepting: accepted, progress: display.update) { chunk in
+                try await pasteboard.loadBuffers(item: item, accepting: accepted, progress: display.update) { chunk in
                     if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
                 }
             }

@@ -70,7 +70,7 @@ struct Watch: AsyncParsableCommand {
     func run() async throws {
         guard !exec.isEmpty else {
             try await options.withPasteboard { pasteboard in
-                for try await change in pasteboard.changes() {
+                for try await change in pasteboard.changes({ $0 }) {
                     try Output.printLine(json ? ItemsFormatting.json(change) : ItemsFormatting.line(change))
                 }
             }

@@ -29,7 +29,7 @@ struct WatchExec: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    for try await change in pasteboard.changes() {
+                    for try await change in pasteboard.changes({ $0 }) {
                         if verbose { Output.printError("pb: change \(change.changeCount): \(PasteboardState(change).rawValue)") }
                         continuation.yield(change)
                     }
@@ -87,10 +87,10 @@ struct WatchExec: Sendable {
             defer { input.finish() }
             try await pasteboard.load(item: 0, accepting: accepted, header: { header in
                 var environment = environment
-                environment["PASTEBOARD_TYPE"] = header.type
+                environment["PASTEBOARD_TYPE"] = header.type.rawValue
                 try run.start(environment: environment, input: input)
             }, chunk: { chunk in
-                try await input.write(chunk)
+                try await input.write(chunk.buffer)
             })
             return nil
         } catch is ChildInput.Closed {
@@ -103,13 +103,13 @@ struct WatchExec: Sendable {
     /// Reports a run that failed on stderr, or rethrows what ends the watch: a command that
     /// cannot be started, a lost connection.
     private func report(_ failure: any Error, commandStarted: Bool, label: String) throws {
-        guard let error = failure as? PasteboardError, case .daemon(let refusal) = error else { throw failure }
+        guard let error = failure as? PasteboardError, case .daemon(let code, let message) = error else { throw failure }
         if commandStarted {
-            Output.printError("\(label): the load failed (\(refusal.message)); \(command.name) was stopped")
-        } else if refusal.code == .noConformingRepresentation {
+            Output.printError("\(label): the load failed (\(message)); \(command.name) was stopped")
+        } else if code == .noConformingRepresentation {
             if verbose { Output.printError("\(label): no representation conforms to the -t types; \(command.name) not run") }
         } else {
-            Output.printError("\(label): cannot load the content (\(refusal.message)); \(command.name) not run")
+            Output.printError("\(label): cannot load the content (\(message)); \(command.name) not run")
         }
     }
 }

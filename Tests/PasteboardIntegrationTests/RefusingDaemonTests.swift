@@ -18,9 +18,9 @@ final class RefusingDaemonTests: XCTestCase {
             do {
                 try await PasteboardConnection.withConnection(socketPath: daemon.path, clientName: "tests", autoStart: false) { _ in }
                 XCTFail("attempt \(attempt): connected to a daemon that refuses everyone")
-            } catch PasteboardError.daemon(let error) {
-                XCTAssertEqual(error.code, .permissionDenied, "attempt \(attempt)")
-                XCTAssertEqual(error.message, "pasteboardd serves uid 12345 only", "attempt \(attempt)")
+            } catch PasteboardError.daemon(let code, let message) {
+                XCTAssertEqual(code, .permissionDenied, "attempt \(attempt)")
+                XCTAssertEqual(message, "pasteboardd serves uid 12345 only", "attempt \(attempt)")
             } catch {
                 XCTFail("attempt \(attempt): \(error)")
             }

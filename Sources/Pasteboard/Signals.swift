@@ -5,8 +5,9 @@ import CPasteboardSystem
 import Dispatch
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into events pb and gallery can act on (cancel a paste, abandon a
-/// drag, hand over lazy data) instead of dying mid-write.
+/// Turns SIGINT and SIGTERM into events a command-line app acts on (cancel a paste, abandon a
+/// drag, hand over lazy data: `LiveSource.runUntilReplacedOrInterrupted`) instead of dying
+/// mid-write, as pb and gallery do.
 ///
 /// A C handler writes each signal to a pipe (nothing is lost between catching and listening);
 /// a dispatch source reads the pipe and hands each signal to whoever listens then.
