@@ -14,6 +14,26 @@ enum LargeTransfer {
     /// load's duration. With `handoff` off (`PASTEBOARD_HANDOFF=0`), the bytes stream through
     /// the daemon in data frames; with it on, through the pipe the daemon hands over.
     static func throughPasteboard(_ daemon: BenchDaemon, size: Int, handoff: Bool) async throws -> Duration {
+        try await servingLazily(daemon, size: size, handoff: handoff) { socketPath in
+            try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: "bench-destination") { destination in
+                let clock = ContinuousClock()
+                let started = clock.now
+                var received = 0
+                try await Pasteboard(name: "large", connection: destination).load(accepting: [.data]) { chunk in
+                    received += chunk.count
+                }
+                guard received == size else { throw BenchError("the destination received \(received) of \(size) bytes") }
+                return clock.now - started
+            }
+        }
+    }
+
+    /// Puts a lazy representation of `size` bytes on the pasteboard "large" (its producer
+    /// writes one reused 1 MiB buffer), runs `load` (which loads it, on a connection of its
+    /// own, and returns how long that took), and clears the pasteboard.
+    static func servingLazily(
+        _ daemon: BenchDaemon, size: Int, handoff: Bool, load: @escaping @Sendable (_ socketPath: String) async throws -> Duration
+    ) async throws -> Duration {
         setenv("PASTEBOARD_HANDOFF", handoff ? "1" : "0", 1)
         defer { unsetenv("PASTEBOARD_HANDOFF") }
         let socketPath = daemon.socketPath
@@ -32,16 +52,7 @@ enum LargeTransfer {
                 }
             }
             try await pasteboard.setItems([item])
-            let elapsed = try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: "bench-destination") { destination in
-                let clock = ContinuousClock()
-                let started = clock.now
-                var received = 0
-                try await Pasteboard(name: "large", connection: destination).load(accepting: [.data]) { chunk in
-                    received += chunk.count
-                }
-                guard received == size else { throw BenchError("the destination received \(received) of \(size) bytes") }
-                return clock.now - started
-            }
+            let elapsed = try await load(socketPath)
             _ = try await pasteboard.clear()
             guard handedOff.load(ordering: .relaxed) == handoff else {
                 throw BenchError(handoff ? "the load was not handed off" : "the load was handed off although hand-off was off")
