@@ -6,12 +6,16 @@ import XCTest
 ///
 /// Its scratch path is `.build/client-package` in the repository: out of git, and kept between
 /// local runs so that a rerun rebuilds only what changed. A clean clone (CI) builds the
-/// library's dependencies a second time there, a minute or two on two cores.
+/// library's dependencies a second time there, a minute or two on two cores. Both builds of
+/// the package (the `notes` app, the README snippets) share it, so the second pays for its own
+/// target only.
 enum ClientPackage {
     /// The repository's root, from this file's path.
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let directory = repository.appendingPathComponent("Tests/Interop/NotesApp")
     static let scratchPath = repository.appendingPathComponent(".build/client-package")
+    /// Where the README snippets' sources are written (git-ignored).
+    static let generatedSnippets = directory.appendingPathComponent("Snippets/Generated")
 
     /// Why the package did not build, with the build's output.
     struct BuildFailure: Error, CustomStringConvertible {

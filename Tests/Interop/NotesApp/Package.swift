@@ -27,6 +27,10 @@ let package = Package(
         // The app: a Note model with its own declared type, copy-and-serve, paste with a
         // fallback to text, drag and drop, all from a @MainActor view model.
         .executableTarget(name: "notes", dependencies: pasteboard, swiftSettings: warningsAsErrors),
+        // The Swift blocks of README.md and the man pages, compiled against the library:
+        // ReadmeSnippetTests writes them into Snippets/Generated (git-ignored) beside the
+        // committed context that declares the names the blocks take as given.
+        .target(name: "ReadmeSnippets", dependencies: pasteboard, path: "Snippets", swiftSettings: warningsAsErrors),
     ],
     swiftLanguageModes: [.v6]
 )
