@@ -1,0 +1,85 @@
+import Foundation
+import Pasteboard
+
+/// `notes copy TITLE BODY | paste | drag TITLE BODY | drop`: the notes app without a window.
+/// What a window would show goes to stdout as `key: value` lines; what it is doing, to stderr.
+/// Exit status: 0 success, 1 failure, 2 usage.
+@main
+struct Notes {
+    @MainActor
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let model = NotesViewModel()
+        do {
+            switch (arguments.first, arguments.count) {
+            case ("copy", 3):
+                // Caught from before the copy: a Ctrl-C must never kill a source mid-serve.
+                let (interrupted, sources) = Interruption.catchSignals()
+                let outcome = try await model.copy(Note(title: arguments[1], body: arguments[2])) {
+                    for await _ in interrupted { return }
+                }
+                withExtendedLifetime(sources) {}
+                Output.show("copy", outcome == .stopped ? "stopped; the daemon keeps the note" : "replaced")
+            case ("paste", 1):
+                try await model.paste()
+                show(model)
+            case ("drag", 3):
+                try await model.drag(Note(title: arguments[1], body: arguments[2]))
+                Output.show("events", model.dragEvents.joined(separator: "; "))
+                guard case .finished(let operation, _, _) = model.lastOutcome else {
+                    Output.show("outcome", model.lastOutcome.map(\.description) ?? "none")
+                    exit(1)
+                }
+                Output.show("outcome", operation.rawValue)
+            case ("drop", 1):
+                try await model.drop()
+                show(model)
+            default:
+                Output.status("usage: notes copy TITLE BODY | notes paste | notes drag TITLE BODY | notes drop")
+                exit(2)
+            }
+        } catch {
+            Output.status("error: \(error)")
+            exit(1)
+        }
+    }
+
+    /// The pasted or dropped note, the type it came as, and the progress the view model saw.
+    @MainActor
+    private static func show(_ model: NotesViewModel) {
+        Output.show("title", model.note?.title ?? "")
+        Output.show("body", model.note?.body ?? "")
+        Output.show("type", model.receivedType?.rawValue ?? "?")
+        Output.show("progress", "\(model.progressText) in \(model.progressReports) reports")
+    }
+}
+
+/// The app's two outputs.
+enum Output {
+    /// A `key: value` line on stdout; newlines in the value are shown as `\n`.
+    static func show(_ key: String, _ value: String) {
+        print("\(key): \(value.replacingOccurrences(of: "\n", with: "\\n"))")
+    }
+
+    /// A line on stderr, flushed at once (tests wait for them).
+    static func status(_ line: String) {
+        FileHandle.standardError.write(Data("notes: \(line)\n".utf8))
+    }
+}
+
+/// SIGINT and SIGTERM, as the end of a copy's serving.
+enum Interruption {
+    /// Catches SIGINT and SIGTERM from now on instead of dying of them: the signals arrive on
+    /// the stream for as long as the sources are kept.
+    static func catchSignals() -> (signals: AsyncStream<Int32>, sources: [any DispatchSourceSignal]) {
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+        return (signals, sources)
+    }
+}
