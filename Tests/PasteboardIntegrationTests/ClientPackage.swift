@@ -39,13 +39,19 @@ enum ClientPackage {
         }
     }()
 
-    /// Runs `swift build` on the package with `arguments` and the shared scratch path, printing
-    /// how long it took (CI's log then shows what the package adds to a run).
-    static func build(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// The `swift` on PATH.
+    static func swift() throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         guard let swift = path.split(separator: ":").map({ "\($0)/swift" }).first(where: FileManager.default.isExecutableFile) else {
             throw BuildFailure(description: "no swift on PATH (\(path))")
         }
+        return swift
+    }
+
+    /// Runs `swift build` on the package with `arguments` and the shared scratch path, printing
+    /// how long it took (CI's log then shows what the package adds to a run).
+    static func build(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let swift = try swift()
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let arguments = ["build", "--package-path", directory.path, "--scratch-path", scratchPath.path] + arguments

@@ -37,7 +37,7 @@ final class ReadmeSnippetTests: XCTestCase {
     }
 
     func testEverySwiftBlockOfTheReadmeAndTheManPagesCompiles() throws {
-        let snippets = try snippets()
+        let snippets = try snippets().filter { !$0.isPackageManifest }
         XCTAssertGreaterThanOrEqual(snippets.count, 3, "README.md's Using the library section shows Swift blocks: were they found?")
         try generate(snippets)
         let build = try ClientPackage.build(["--target", "ReadmeSnippets"])
@@ -54,6 +54,45 @@ final class ReadmeSnippetTests: XCTestCase {
         if !errors.elsewhere.isEmpty {
             XCTFail("errors outside the blocks (Snippets/ReadmeSnippetContext.swift?):\n\(errors.elsewhere.joined(separator: "\n"))")
         }
+    }
+
+    /// The README's `Package.swift` lines load as the manifest of an app's package placed
+    /// where they say this repository is (`swift package describe` checks the dependency's
+    /// identity against the `.product(package:)` it names), and name products this package has.
+    func testThePackageManifestBlockDescribesAnAppPackageUsingThisOne() throws {
+        let manifests = try snippets().filter(\.isPackageManifest)
+        XCTAssertEqual(manifests.count, 1, "README.md shows the Package.swift lines a user needs")
+        let products = try rootProducts()
+        for manifest in manifests {
+            let sandbox = try Sandbox()
+            defer { sandbox.remove() }
+            let relative = try XCTUnwrap(manifest.dependencyPath, "\(manifest.location): the manifest shows a path dependency")
+            let app = sandbox.path("apps/notes")
+            try FileManager.default.createDirectory(atPath: app + "/Sources/notes", withIntermediateDirectories: true)
+            try "print(1)\n".write(toFile: app + "/Sources/notes/main.swift", atomically: true, encoding: .utf8)
+            try manifest.code.joined(separator: "\n").write(toFile: app + "/Package.swift", atomically: true, encoding: .utf8)
+            // The repository where the manifest's path says it is.
+            let target = URL(fileURLWithPath: app).appendingPathComponent(relative).standardizedFileURL.path
+            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: target, withDestinationPath: ClientPackage.repository.path)
+            let described = try runTool(try ClientPackage.swift(), ["package", "--package-path", app, "describe"],
+                                        environment: ProcessInfo.processInfo.environment, in: sandbox)
+            XCTAssertEqual(described.status, 0, "\(manifest.location): swift package describe: \(described.stderr)")
+            for product in manifest.productNames {
+                XCTAssertTrue(products.contains(product), "\(manifest.location): no product '\(product)' (the package has \(products.sorted()))")
+            }
+        }
+    }
+
+    /// The products the repository's Package.swift declares.
+    private func rootProducts() throws -> Set<String> {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let dumped = try runTool(try ClientPackage.swift(), ["package", "--package-path", ClientPackage.repository.path, "dump-package"],
+                                 environment: ProcessInfo.processInfo.environment, in: sandbox)
+        let json = try JSONSerialization.jsonObject(with: dumped.stdout) as? [String: Any]
+        let products = json?["products"] as? [[String: Any]] ?? []
+        return Set(products.compactMap { $0["name"] as? String })
     }
 
     func testAManPageSwiftBlockIsFoundByItsMarkerWithItsEscapesUndone() {

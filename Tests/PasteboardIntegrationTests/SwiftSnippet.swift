@@ -18,6 +18,9 @@ import Foundation
 /// does for those that follow it. Warnings are errors, as in the notes app: a block that binds
 /// a value it never uses (`let row = …`) fails; it shows `_ = …` or uses the value.
 ///
+/// A block that is a package manifest (first line `// swift-tools-version`) is not compiled
+/// here: ReadmeSnippetTests loads it as a package of its own next to this repository.
+///
 /// `#sourceLocation` maps the code back to the document, so the compiler's diagnostics name
 /// the document's own lines.
 struct SwiftSnippet: Equatable {
@@ -41,6 +44,22 @@ struct SwiftSnippet: Equatable {
     var identifier: String {
         let name = (document as NSString).lastPathComponent.map { $0.isLetter || $0.isNumber ? $0 : "_" }
         return String(name) + "_L\(line)"
+    }
+
+    /// Whether the block is a package manifest (its first line is `// swift-tools-version:…`): it
+    /// is not compiled into the target but checked as the `Package.swift` of a package of its own.
+    var isPackageManifest: Bool {
+        code.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.hasPrefix("// swift-tools-version") == true
+    }
+
+    /// The products a manifest block names with `.product(name: "…"`.
+    var productNames: [String] {
+        code.joined(separator: "\n").components(separatedBy: ".product(name: \"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+    }
+
+    /// The path a manifest block's `.package(path: "…")` gives, if any.
+    var dependencyPath: String? {
+        code.joined(separator: "\n").components(separatedBy: ".package(path: \"").dropFirst().first?.split(separator: "\"").first.map(String.init)
     }
 
     /// Whether the block declares types or functions (compiled at file scope; see the type's comment).
