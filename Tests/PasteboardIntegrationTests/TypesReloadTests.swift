@@ -90,4 +90,20 @@ final class TypesReloadTests: IntegrationTestCase {
         }
         try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "notes", declaring: [same], autoStart: false) { _ in }
     }
+
+    func testAnInstalledDeclarationFileIsReadOnSIGHUPAndTheAppKeepsDeclaringItsTypes() async throws {
+        let note = TypeDeclaration(identifier: "com.example.note", conformsTo: [.json], mimeTypes: ["application/x-note"])
+        try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "notes", declaring: [note], autoStart: false) { _ in }
+        let path = try TypeDeclaration.install([note], fileName: "com.example.notes", environment: sandbox.environment())
+        XCTAssertEqual(path, typesDirectory + "/com.example.notes.json")
+        XCTAssertTrue(try pbOK("types", "com.example.note").stdoutText.contains("  source: declared by notes\n"), "read only on SIGHUP")
+
+        hangUp()
+        let shown = try pbOK("types", "application/x-note").stdoutText
+        XCTAssertTrue(shown.hasPrefix("com.example.note\n"), shown)
+        XCTAssertTrue(shown.contains("  source: \(path)\n"), shown)
+        XCTAssertFalse(daemon.log.contains("app type declaration dropped"), "the same declaration is adopted, not dropped: \(daemon.log)")
+        // The app declares the same types at its next connect, as before.
+        try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "notes", declaring: [note], autoStart: false) { _ in }
+    }
 }
