@@ -54,8 +54,12 @@ final class SharedTypeRegistry: Sendable {
             let source = Self.source(app: app)
             var replacements: [TypeRegistry.Replacement] = []
             var declared = Declared()
+            var firstIndex: [TypeIdentifier: Int] = [:]
             for (index, declaration) in declarations.enumerated() {
                 let id = declaration.identifier
+                if let first = firstIndex.updateValue(index, forKey: id) {
+                    throw ProtocolError(.invalidArgument, "types[\(index)].identifier: type '\(id)' is declared twice (first at types[\(first)])")
+                }
                 if state.current.source(of: id) != nil {
                     if state.current.declaration(for: id) == declaration { continue }
                     guard state.apps[id] == app else {

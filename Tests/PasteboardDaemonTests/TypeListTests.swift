@@ -70,6 +70,18 @@ final class TypeListTests: XCTestCase {
         XCTAssertEqual(error.message, "types[0].identifier: type 'public.png' is already declared by the built-in types")
     }
 
+    func testAnIdentifierTwiceInOneRequestIsRefusedEvenWhenOneCopyChangesNothing() async throws {
+        let note = TypeDeclaration(identifier: "com.example.note", conformsTo: [.json])
+        var other = note
+        other.conformsTo = [.text]
+        _ = await rehearsal.perform(.declare(DeclareRequest(types: [note])))
+        guard case .refused(let error) = await rehearsal.perform(.declare(DeclareRequest(types: [note, other]))) else {
+            return XCTFail("accepted")
+        }
+        XCTAssertEqual(error.message, "types[1].identifier: type 'com.example.note' is declared twice (first at types[0])")
+        XCTAssertEqual(rehearsal.store.registry.declaration(for: "com.example.note"), note)
+    }
+
     func testManyDeclarationsComeInPagesThatEachFitAFrame() async throws {
         let description = String(repeating: "d", count: 500)
         let declarations = (0..<300).map { TypeDeclaration(identifier: TypeIdentifier(rawValue: "com.example.t\($0)"), conformsTo: [.data], description: description) }
