@@ -339,7 +339,7 @@ public final class BlockingConnection {
 
     // MARK: - Frames
 
-    private func openRequest() -> UInt32 {
+    func openRequest() -> UInt32 {
         defer { nextRequestID += 1 }
         return nextRequestID
     }
@@ -352,7 +352,7 @@ public final class BlockingConnection {
 
     /// Sends what is queued. Before the welcome, a failed write (the daemon refused the `hello`
     /// and closed) throws what the daemon said instead, when it said something.
-    private func flush() throws(PasteboardError) {
+    func flush() throws(PasteboardError) {
         do {
             try writeOutbound()
         } catch where !isWelcomed {
@@ -362,7 +362,7 @@ public final class BlockingConnection {
     }
 
     /// Adds `frame` to what the next `writeOutbound` sends.
-    private func queue(_ frame: Frame) {
+    func queue(_ frame: Frame) {
         FrameCodec.encode(frame, into: &outbound)
     }
 
@@ -381,7 +381,7 @@ public final class BlockingConnection {
 
     /// The next frame for request `id`; frames of other requests (the daemon's notifications)
     /// are skipped. Throws `connectionLost` when the daemon closes the connection.
-    private func nextFrame(for id: UInt32, interrupt: Int32?) throws -> Frame {
+    func nextFrame(for id: UInt32, interrupt: Int32?) throws -> Frame {
         let maxFrameLength = try completeHandshake().maxFrameLength
         while true {
             let frame = try nextFrame(maxFrameLength: maxFrameLength, interrupt: interrupt)

@@ -298,9 +298,18 @@ struct ClientConnection: Sendable {
             }
         case .declare(let request):
             do {
-                try store.declare(request.types, client: source.description)
-                logger.info("types declared", metadata: ["types": "\(request.types.map(\.identifier.rawValue))"])
+                let declared = try store.declare(request.types, app: source.app)
+                logger.info("types declared", metadata: [
+                    "app": "\(source.app)", "added": "\(declared.added.map(\.rawValue))", "replaced": "\(declared.replaced.map(\.rawValue))",
+                ])
                 try await writer.send(.ok(OK()), on: id)
+            } catch let error as ProtocolError {
+                logger.notice("types not declared", metadata: ["app": "\(source.app)", "reason": "\(error.message)"])
+                try await writer.send(.error(error), on: id)
+            }
+        case .types(let request):
+            do {
+                try await writer.send(.typeList(try store.typeList(from: request.start ?? 0, frameLimit: configuration.maxFrameLength)), on: id)
             } catch let error as ProtocolError {
                 try await writer.send(.error(error), on: id)
             }
@@ -373,7 +382,7 @@ struct ClientConnection: Sendable {
             logger.info("history cleared")
             try await writer.send(.ok(OK()), on: id)
         case .hello, .welcome, .error, .ok, .representation, .attach, .items, .changed, .credit, .cancel,
-             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList:
+             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList, .typeList:
             try await writer.send(.error(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send")), on: id)
         }
     }

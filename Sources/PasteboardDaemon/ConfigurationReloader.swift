@@ -2,8 +2,8 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// Reloads the daemon's configuration on SIGHUP, as a service beside the server: reads the
-/// file again, combines it with the defaults and the command line (``ConfigurationSources``)
+/// Reloads the daemon's configuration on SIGHUP, as a service beside the server (the user's type
+/// declarations too, first: see ``TypesReloader``): reads the file again, combines it with the defaults and the command line (``ConfigurationSources``)
 /// and applies the result (``PasteboardServer/apply(_:)``), logging what changed, and which
 /// changes wait for a restart. A bad file is logged, naming the file and line, and changes
 /// nothing: the running configuration stays in place entirely.
@@ -25,9 +25,12 @@ public struct ConfigurationReloader: Service, CustomStringConvertible {
     /// `ConfigurationReloader(FILE)`, for ServiceLifecycle's logs.
     public var description: String { "ConfigurationReloader(\(sources.file?.path ?? "no file"))" }
 
-    /// Reloads on each SIGHUP until graceful shutdown.
+    /// Reloads on each SIGHUP until graceful shutdown: the user's type declarations (see
+    /// ``TypesReloader``), then the configuration.
     public func run() async {
+        let types = TypesReloader(store: server.store, environment: sources.environment, logger: logger)
         for await _ in hangups.cancelOnGracefulShutdown() {
+            types.reload()
             await reload()
         }
     }

@@ -19,7 +19,8 @@ public final class PasteboardServer: Service, Sendable {
     public static let daemonName = "pasteboardd \(PasteboardRelease.version)"
 
     private let live: LiveConfiguration
-    private let store: PasteboardStore
+    /// The pasteboards and the types (see `TypesReloader` for a reload of the latter).
+    let store: PasteboardStore
     private let logger: Logger
     private let lock: InstanceLock
     private let group: any EventLoopGroup

@@ -4,7 +4,8 @@ import PasteboardTypes
 
 /// All named pasteboards of one daemon, and the watchers of each.
 public actor PasteboardStore {
-    private let types: SharedTypeRegistry
+    /// The types: built-in, `types.d` and declared by apps (see `PasteboardStore+Types.swift`).
+    let types: SharedTypeRegistry
     private var pasteboards: [String: NamedPasteboard] = [:]
     private var watchers: [String: [Int: AsyncStream<ItemsReply>.Continuation]] = [:]
     private var nextWatcherID = 0
@@ -66,11 +67,6 @@ public actor PasteboardStore {
     /// The type registry used to describe representations (MIME types) and negotiate,
     /// including the types apps declared.
     public nonisolated var registry: TypeRegistry { types.current }
-
-    /// Adds an app's type declarations (see `SharedTypeRegistry.declare`).
-    nonisolated func declare(_ declarations: [TypeDeclaration], client: String) throws(ProtocolError) {
-        try types.declare(declarations, client: client)
-    }
 
     /// A snapshot of the pasteboard called `name` (empty, change count 0, if never written).
     public func pasteboard(named name: String) -> NamedPasteboard {

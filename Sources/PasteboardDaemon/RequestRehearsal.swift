@@ -95,8 +95,10 @@ package final class RequestRehearsal: Sendable {
             let changeCount = try await store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount, conflict: .fail)
             return .ok(OK(changeCount: changeCount))
         case .declare(let request):
-            try store.declare(request.types, client: source.description)
+            try store.declare(request.types, app: source.app)
             return .ok(OK())
+        case .types(let request):
+            return .typeList(try store.typeList(from: request.start ?? 0, frameLimit: configuration.maxFrameLength))
         case .sessions(let request):
             let sessions = if let session = request.session { [try await store.sessionInfo(session, for: source)] } else { await store.sessionList(for: source) }
             return .sessionList(SessionList(sessions: sessions))
@@ -117,7 +119,7 @@ package final class RequestRehearsal: Sendable {
         case .relinquish:
             return nil
         case .hello, .welcome, .error, .ok, .representation, .attach, .items, .changed, .credit, .cancel,
-             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList:
+             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList, .typeList:
             throw NotARequest()
         }
     }

@@ -36,8 +36,12 @@ public enum Message: Sendable, Equatable {
     case cancel
     /// Daemon → client: how far a load has come (on a `read`, and on the source's `produce`).
     case progress(ProgressReport)
-    /// Client → daemon: add the app's own type declarations to the daemon's registry.
+    /// Client → daemon: add the app's own type declarations to the daemon's registry, or replace its earlier ones.
     case declare(DeclareRequest)
+    /// Client → daemon: describe the daemon's type declarations and where each came from.
+    case types(TypesRequest)
+    /// Daemon → client: the answer to `types`. Terminal.
+    case typeList(TypeList)
     /// Daemon → source, on a daemon request id: produce the bytes of one promised representation.
     case produce(ProduceRequest)
     /// Source → daemon, on a `produce`: the total byte count, before the first data frame (optional).
@@ -98,6 +102,8 @@ public enum Message: Sendable, Equatable {
         case .cancel: "cancel"
         case .progress: "progress"
         case .declare: "declare"
+        case .types: "types"
+        case .typeList: "type-list"
         case .produce: "produce"
         case .size: "size"
         case .released: "released"

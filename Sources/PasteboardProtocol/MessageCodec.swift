@@ -77,6 +77,8 @@ extension Message: Codable {
         case "cancel": self = .cancel
         case "progress": self = .progress(try ProgressReport(from: decoder))
         case "declare": self = .declare(try DeclareRequest(from: decoder))
+        case "types": self = .types(try TypesRequest(from: decoder))
+        case "type-list": self = .typeList(try TypeList(from: decoder))
         case "produce": self = .produce(try ProduceRequest(from: decoder))
         case "size": self = .size(try SizeDeclaration(from: decoder))
         case "released": self = .released(try Released(from: decoder))
@@ -118,6 +120,8 @@ extension Message: Codable {
         case .credit(let value): try value.encode(to: encoder)
         case .progress(let value): try value.encode(to: encoder)
         case .declare(let value): try value.encode(to: encoder)
+        case .types(let value): try value.encode(to: encoder)
+        case .typeList(let value): try value.encode(to: encoder)
         case .produce(let value): try value.encode(to: encoder)
         case .size(let value): try value.encode(to: encoder)
         case .released(let value): try value.encode(to: encoder)

@@ -43,21 +43,45 @@ extension TypeRegistry {
     public static func loading(
         userTypesDirectory directory: String?
     ) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        guard let directory else { return (TypeRegistry.builtIn, []) }
+        return loading(userTypesDirectory: directory, overlay: nil)
+    }
+
+    /// What ``loading(userTypesDirectory:)`` would give if the file called `name` in `directory`
+    /// held `contents` (nil: if there were no such file), without touching it: to check a
+    /// declaration file before it is written, against the files it will be read with.
+    ///
+    /// `name` is a file name (no `/`); one not ending in `.json`, or hidden, is not read anyway.
+    public static func loading(
+        userTypesDirectory directory: String, replacingFile name: String, with contents: Data?
+    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
+        loading(userTypesDirectory: directory, overlay: (name, contents))
+    }
+
+    /// `loading(userTypesDirectory:)`, with the file `overlay.name` holding `overlay.contents` when given.
+    private static func loading(
+        userTypesDirectory directory: String, overlay: (name: String, contents: Data?)?
+    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError]) {
         var registry = TypeRegistry.builtIn
-        guard let directory else { return (registry, []) }
-        let names: [String]
+        var names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            if !FileManager.default.fileExists(atPath: directory) { return (registry, []) }
-            return (registry, [TypeDeclarationError(file: directory, field: "(directory)", message: "cannot read directory: \(error)")])
+            guard !FileManager.default.fileExists(atPath: directory) else {
+                return (registry, [TypeDeclarationError(file: directory, field: "(directory)", message: "cannot read directory: \(error)")])
+            }
+            names = []
+        }
+        if let overlay {
+            names.removeAll { $0 == overlay.name }
+            if overlay.contents != nil { names.append(overlay.name) }
         }
         var errors: [TypeDeclarationError] = []
         var rejected: Set<TypeIdentifier> = []
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = base + name
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = overlay?.name == name ? overlay?.contents : FileManager.default.contents(atPath: path) else {
                 errors.append(TypeDeclarationError(file: path, field: "(file)", message: "cannot read file"))
                 continue
             }

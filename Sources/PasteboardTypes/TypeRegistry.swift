@@ -104,7 +104,7 @@ public struct TypeRegistry: Sendable {
     // MARK: - Construction
 
     /// Builds all indices from declarations that were already validated.
-    private init(ordered: [TypeDeclaration], sources: [TypeIdentifier: String], sharedMIMEInfo: LazySharedMIMEInfo?) {
+    init(ordered: [TypeDeclaration], sources: [TypeIdentifier: String], sharedMIMEInfo: LazySharedMIMEInfo?) {
         self.ordered = ordered
         self.sources = sources
         self.sharedMIMEInfo = sharedMIMEInfo
@@ -263,7 +263,7 @@ public struct TypeRegistry: Sendable {
     }
 
     /// The members of every non-trivial strongly connected component (Tarjan), keyed by member.
-    private static func typesInCycles(
+    static func typesInCycles(
         _ graph: [(TypeIdentifier, [TypeIdentifier])]
     ) -> [TypeIdentifier: Set<TypeIdentifier>] {
         let edges = Dictionary(graph, uniquingKeysWith: { first, _ in first })

@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `pasteboardd`: parses options, sets up logging, and runs the daemon until SIGTERM/SIGINT,
-/// reloading its configuration file on SIGHUP.
+/// reloading the user's type declarations and its configuration file on SIGHUP.
 @main
 struct PasteboardDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +22,8 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             processes of the same user may connect. pb starts the daemon by itself when nothing listens. \
             Settings come from $XDG_CONFIG_HOME/pasteboard/pasteboardd.conf (key = value, the keys being \
             the long options below without dashes), and options given here win over the file. SIGHUP \
-            reloads the file; SIGTERM and SIGINT shut the daemon down gracefully. Sizes take K, M or G.
+            reloads the file, and the type declarations of $XDG_CONFIG_HOME/pasteboard/types.d (see \
+            pasteboard-types(5)); SIGTERM and SIGINT shut the daemon down gracefully. Sizes take K, M or G.
             """,
         version: PasteboardRelease.version
     )

@@ -6,9 +6,12 @@ import PasteboardTypes
 struct Types: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "types",
-        abstract: "List the known types, or show one type's conformance chain, MIME types and extensions.",
+        abstract: "List the known types, or show one type's conformance chain, MIME types, extensions and source.",
         discussion: """
-            User types are read from $XDG_CONFIG_HOME/pasteboard/types.d/*.json (see pasteboard-types(5)). \
+            With pasteboardd running, shows the daemon's types: the built-in ones, those of \
+            $XDG_CONFIG_HOME/pasteboard/types.d/*.json as the daemon last read them (when it started, or on SIGHUP), \
+            and those apps declared when they connected. Without one (a note on stderr says so), the built-in types \
+            and types.d as they are now (see pasteboard-types(5)). \
             MIME types nobody declared take their conformance from shared-mime-info (/usr/share/mime) where installed.
             """
     )
@@ -17,8 +20,8 @@ struct Types: ParsableCommand {
     var type: String?
 
     func run() throws {
-        let (registry, errors) = TypeArguments.registry()
-        for error in errors { Output.printError("pb: warning: \(error)") }
+        let view = try TypeView.load()
+        let registry = view.registry
         guard let word = type else {
             for declaration in registry.declarations {
                 let mime = declaration.mimeTypes.first ?? "-"
@@ -28,7 +31,7 @@ struct Types: ParsableCommand {
             return
         }
         guard let identifier = registry.resolve(word) else {
-            throw CLIError.failure("unknown type '\(word)': not a declared type identifier or a MIME type")
+            throw CLIError.failure("unknown type '\(word)': not a declared type identifier or a MIME type" + Self.unreadHint(word, view: view))
         }
         let declaration = registry.declaration(for: identifier)
         try Output.printLine(identifier.rawValue + (identifier.dynamicMIMEType != nil ? "  (dynamic)" : ""))
@@ -39,5 +42,15 @@ struct Types: ParsableCommand {
         try Output.printLine("  MIME types: " + (mimeTypes.isEmpty ? "-" : mimeTypes.joined(separator: ", ")))
         let extensions = declaration?.filenameExtensions ?? []
         try Output.printLine("  extensions: " + (extensions.isEmpty ? "-" : extensions.joined(separator: ", ")))
+        if let origin = view.origins[identifier] { try Output.printLine("  source: \(origin)") }
+    }
+
+    /// When the daemon does not know `word` but the user's types.d declares it now: how to make
+    /// the daemon read it; else nothing.
+    private static func unreadHint(_ word: String, view: TypeView) -> String {
+        guard view.isDaemons else { return "" }
+        let local = TypeArguments.registry().registry
+        guard let type = local.resolve(word), let file = local.source(of: type), file != "built-in" else { return "" }
+        return " to the running pasteboardd; \(file) declares it, which pasteboardd reads on SIGHUP (pkill -HUP -x pasteboardd) or when it starts"
     }
 }

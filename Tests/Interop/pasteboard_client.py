@@ -23,7 +23,7 @@ The command line
 ----------------
     pasteboard_client.py copy --rep TYPE=TEXT --rep TYPE=@FILE ...    one item, best first
     pasteboard_client.py paste [-t TYPE]... [--item N] [-o FILE] [--progress]
-    pasteboard_client.py list | clear
+    pasteboard_client.py list | clear | types
     pasteboard_client.py serve-lazy TYPE SIZE [--declare-size]
 
 Every command takes -p/--pasteboard (default: general). serve-lazy promises one
@@ -596,6 +596,30 @@ class Connection:
         capture budget) before the client closes the connection."""
         self.call({"op": "relinquish"})
 
+    def types(self, attempts: int = 3) -> List[dict]:
+        """Every type declaration the daemon holds, in its order, as the objects of type-list's
+        types: {"declaration": {...}, "source": "built-in" | "file" | "app", "file": ..., "app": ...}.
+        Asks again from where the last answer ended while it says more, and starts over when
+        the generation changes between answers (TYPE DECLARATIONS)."""
+        for _ in range(attempts):
+            entries: List[dict] = []
+            generation = None
+            while True:
+                message = {"op": "types"}
+                if entries:
+                    message["start"] = len(entries)
+                answer = self.call(message)
+                if generation is None:
+                    generation = answer["generation"]
+                elif answer["generation"] != generation:
+                    break  # the declarations changed meanwhile: start over
+                entries.extend(answer["types"])
+                if not answer.get("more"):
+                    return entries
+                if not answer["types"]:
+                    raise PasteboardError("a type-list says more but lists no declaration")
+        raise PasteboardError(f"the daemon's declarations changed {attempts} times while they were read")
+
     # -- write -----------------------------------------------------------------------------
 
     def write(self, items: List[Item], pasteboard: str = "general",
@@ -848,6 +872,15 @@ def list_command(connection: Connection, arguments) -> int:
     return 0
 
 
+def types_command(connection: Connection, arguments) -> int:
+    """types: one line per declaration, in the daemon's order: identifier, then its source."""
+    for entry in connection.types():
+        source = entry["source"]
+        origin = entry.get("file") if source == "file" else f"declared by {entry.get('app')}" if source == "app" else source
+        print(f"{entry['declaration']['identifier']}  {origin}")
+    return 0
+
+
 def clear_command(connection: Connection, arguments) -> int:
     report(f"cleared (change count {connection.clear(arguments.pasteboard)})")
     return 0
@@ -936,6 +969,7 @@ def argument_parser() -> argparse.ArgumentParser:
     paste.add_argument("--progress", action="store_true", help="print 'progress COMPLETED TOTAL' lines on stderr")
     command("list", list_command, "Print the pasteboard's items as JSON.")
     command("clear", clear_command, "Remove every item from the pasteboard.")
+    command("types", types_command, "List the daemon's type declarations, each with where it came from.")
     serve = command("serve-lazy", serve_lazy_command,
                     "Promise one representation of SIZE counter bytes, serve one load, then clear.")
     serve.add_argument("type", help="the representation's type identifier or MIME type")

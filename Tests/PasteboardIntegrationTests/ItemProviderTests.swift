@@ -187,11 +187,13 @@ final class ItemProviderTests: IntegrationTestCase {
         var clash = Note.declaration
         clash.conformsTo = [.image]
         do {
-            try await withPasteboard(declaring: [clash]) { _ in }
+            // Another app: only the app that declared a type may replace it (see DeclaredTypesTests).
+            try await PasteboardConnection.withConnection(
+                socketPath: sandbox.socketPath, clientName: "another-app", declaring: [clash], autoStart: false) { _ in }
             XCTFail("a different declaration of a declared type must be refused")
         } catch let error as PasteboardError {
             XCTAssertEqual(error.code, .invalidArgument)
-            XCTAssertTrue("\(error)".contains("already declared"), "\(error)")
+            XCTAssertTrue("\(error)".contains("already declared by app 'tests'"), "\(error)")
         }
         // Other processes negotiate with the declared type: it conforms to public.json.
         try pbOK("copy", "-t", "public.json", stdin: Data("{}".utf8))

@@ -135,6 +135,25 @@ final class PythonClientTests: IntegrationTestCase {
             .replacingOccurrences(of: "\\e", with: "\\")
     }
 
+    func testThePythonClientListsTheDaemonsTypesAcrossPagesAsPBDoes() throws {
+        // More declarations than one frame of the smallest limit holds: the list comes in pages.
+        let directory = sandbox.path("config/pasteboard/types.d")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let description = String(repeating: "d", count: 500)
+        let declarations = (0..<300).map { #"{"identifier":"com.example.t\#($0)","conformsTo":["public.data"],"description":"\#(description)"}"# }
+        try Data(#"{"types":[\#(declarations.joined(separator: ","))]}"#.utf8).write(to: URL(fileURLWithPath: directory + "/many.json"))
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--max-frame-length", "64K"])
+
+        let lines = try pythonOK("types").stdoutText.split(separator: "\n")
+        XCTAssertEqual(lines.first, "public.item  built-in")
+        XCTAssertEqual(lines.last, "com.example.t299  \(directory)/many.json")
+        let identifiers = lines.map { String($0.prefix { $0 != " " }) }
+        let pbIdentifiers = try pbOK("types").stdoutText.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
+        XCTAssertEqual(identifiers.sorted(), pbIdentifiers, "the same declarations pb types lists")
+        XCTAssertEqual(identifiers.count, Set(identifiers).count)
+    }
+
     func testTheProtocolPagesExampleClientCopiesAndPastesWithPB() throws {
         // A small window, so that the example's copy and paste both live on credit.
         daemon.stop()

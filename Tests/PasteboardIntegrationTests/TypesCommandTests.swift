@@ -133,3 +133,14 @@ final class TypesCommandTests: XCTestCase {
         XCTAssertEqual(paste.stdoutText, "print(1)\n", paste.stderr)
     }
 }
+
+extension TypesCommandTests {
+    func testWithoutADaemonItSaysItShowsTheTypesAsTheyAreNow() throws {
+        let list = try pbTypes()
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stderr.contains(
+            "pb: note: no pasteboardd answers; showing the built-in types and types.d as they are now, without the types apps declare to pasteboardd"),
+            list.stderr)
+        XCTAssertTrue(try pbTypes("public.png").stdoutText.contains("  source: built-in\n"))
+    }
+}

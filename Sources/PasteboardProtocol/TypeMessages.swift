@@ -1,0 +1,70 @@
+import PasteboardTypes
+
+/// `types`: describe the daemon's type declarations, from declaration `start` on.
+public struct TypesRequest: Sendable, Equatable, Codable {
+    /// The index of the first declaration to describe (absent: 0). An answer holds as many
+    /// declarations as fit in one frame; when it says `more`, ask again from the next index.
+    public var start: Int?
+
+    public init(start: Int? = nil) { self.start = start }
+}
+
+/// `type-list`: the answer to `types`.
+public struct TypeList: Sendable, Equatable, Codable {
+    /// Changes whenever the daemon's declarations change (an app declares or replaces a type, a
+    /// reload of `types.d`): a client that reads several answers starts again when it differs.
+    public var generation: Int
+    /// The declarations from the requested `start` on, in the daemon's order (built-in types,
+    /// then the user's files in name order, then the apps' in the order they were first declared).
+    public var types: [TypeDeclarationInfo]
+    /// True when declarations after the last one were left out to fit the answer in one frame:
+    /// ask again with `start` advanced by the number of `types` received.
+    public var more: Bool?
+
+    public init(generation: Int, types: [TypeDeclarationInfo], more: Bool? = nil) {
+        self.generation = generation
+        self.types = types
+        self.more = more
+    }
+}
+
+/// One declaration the daemon holds, and where it came from.
+public struct TypeDeclarationInfo: Sendable, Equatable, Codable {
+    /// The declaration, in the format of pasteboard-types(5).
+    public var declaration: TypeDeclaration
+    /// Where it came from: ``builtIn``, ``file`` (see `file`) or ``app`` (see `app`). A client
+    /// treats a value it does not know as an unknown origin.
+    public var source: String
+    /// With `source` `file`: the declaration file's path.
+    public var file: String?
+    /// With `source` `app`: the application that declared it (its `hello.app`, else its `client`).
+    public var app: String?
+    /// True when the declaration alone does not fit in a frame and was sent without its
+    /// `description` and `magic`.
+    public var abridged: Bool?
+
+    /// `source` of a built-in type.
+    public static let builtIn = "built-in"
+    /// `source` of a type declared in a file of the user's `types.d`.
+    public static let file = "file"
+    /// `source` of a type an application declared with `declare`.
+    public static let app = "app"
+
+    public init(declaration: TypeDeclaration, source: String, file: String? = nil, app: String? = nil, abridged: Bool? = nil) {
+        self.declaration = declaration
+        self.source = source
+        self.file = file
+        self.app = app
+        self.abridged = abridged
+    }
+
+    /// Where it came from, for people: `built-in`, the file's path, or `declared by APP`.
+    public var origin: String {
+        switch source {
+        case Self.builtIn: "built-in"
+        case Self.file: file ?? "a file"
+        case Self.app: "declared by \(app ?? "an app")"
+        default: source
+        }
+    }
+}

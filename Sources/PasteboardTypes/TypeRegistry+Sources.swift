@@ -1,0 +1,15 @@
+/// The order of a registry's declarations and where each came from.
+extension TypeRegistry {
+    /// All declarations in the order they were added: built-ins first, then each addition's in
+    /// its order (a replaced declaration keeps its place).
+    ///
+    /// The order decides tag clashes (the first declaration of a MIME type or extension wins), so
+    /// a registry built by adding these in this order answers lookups as this one does; a daemon
+    /// sends its declarations in this order for that reason.
+    public var declarationsInOrder: [TypeDeclaration] { ordered }
+
+    /// Where the declaration of `type` came from, as its addition named it: `"built-in"` for the
+    /// built-in types, a file's path for a declaration file's; nil when `type` is not declared
+    /// (a dynamic type is synthesised, not declared). O(1) on average.
+    public func source(of type: TypeIdentifier) -> String? { sources[type] }
+}
