@@ -1,7 +1,4 @@
-// A plain import, as in the module's other files: Swift 6 refuses `internal import` of a module
-// that other files of the module import without an access level. Nothing of it is in this
-// file's package API.
-import PasteboardProtocol
+internal import PasteboardProtocol
 import PasteboardTypes
 
 extension BlockingConnection {

@@ -1,4 +1,4 @@
-package import PasteboardProtocol
+internal import PasteboardProtocol
 
 /// What a drop does with the dragged items (UIKit's UIDropOperation without the refusals):
 /// what a source allows and what a finished drop performed.

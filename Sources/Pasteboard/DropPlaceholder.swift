@@ -18,7 +18,10 @@ public protocol DropPlaceholderHost: Sendable {
 /// placeholder's id), then commits the entry `load` returns, or deletes the placeholder when
 /// `load` (or the commit) throws or the task is cancelled, and rethrows. Returns the index the
 /// entry was committed at.
-public func withDropPlaceholder<Host: DropPlaceholderHost>(
+///
+/// Callable from any isolation: `load` runs on the caller's executor (a `@MainActor` list
+/// loads its drop with a closure that uses its state).
+nonisolated(nonsending) public func withDropPlaceholder<Host: DropPlaceholderHost>(
     in host: Host, titled title: String, at index: Int?,
     load: (_ placeholder: String) async throws -> Host.Entry
 ) async throws -> Int {

@@ -1,4 +1,4 @@
-package import PasteboardProtocol
+internal import PasteboardProtocol
 
 /// Who may load an item: a source can keep an item to its own process (a selection it shows
 /// only itself, a drag within one window) while other processes still see that it exists.

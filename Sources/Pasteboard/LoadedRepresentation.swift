@@ -1,4 +1,4 @@
-package import PasteboardProtocol
+internal import PasteboardProtocol
 import PasteboardTypes
 
 /// Which representation a load got: the daemon negotiates among the item's representations

@@ -16,6 +16,20 @@ extension PasteboardError {
         public static let versionMismatch = Code(.versionMismatch)
         /// A request was malformed (a client bug, or the daemon's limits are outside what this client accepts).
         public static let malformedMessage = Code(.malformedMessage)
+        /// The daemon does not know the request (it is older than this library: a feature it lacks).
+        public static let unknownMessage = Code(.unknownMessage)
+        /// A message arrived where it makes no sense (a client bug).
+        public static let unexpectedMessage = Code(.unexpectedMessage)
+        /// A request came before the handshake finished (a client bug).
+        public static let handshakeRequired = Code(.handshakeRequired)
+        /// The byte stream was not a valid frame sequence (a client bug, or not a pasteboardd).
+        public static let malformedFrame = Code(.malformedFrame)
+        /// A frame exceeded the receiver's maximum length.
+        public static let frameTooLarge = Code(.frameTooLarge)
+        /// A request id was reused while in flight (a client bug).
+        public static let duplicateRequest = Code(.duplicateRequest)
+        /// A sender exceeded its flow-control window (a client bug).
+        public static let flowControl = Code(.flowControl)
         /// A value is outside its domain (a bad pasteboard name, a negative index, ...).
         public static let invalidArgument = Code(.invalidArgument)
         /// A type is neither declared, a MIME type, nor a valid identifier.

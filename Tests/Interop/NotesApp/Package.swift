@@ -10,9 +10,9 @@ import PackageDescription
 /// unsafeFlags): the library's users build their code that way, not their dependencies.
 let warningsAsErrors: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
 
+/// `import Pasteboard` brings the type identifiers too: the one product an app names.
 let pasteboard: [Target.Dependency] = [
     .product(name: "Pasteboard", package: "Pasteboard"),
-    .product(name: "PasteboardTypes", package: "Pasteboard"),
 ]
 
 let package = Package(

@@ -1,6 +1,5 @@
 import Foundation
 import Pasteboard
-import PasteboardTypes
 
 /// A note: a title and a body. On a pasteboard it is, best first, the app's own JSON type
 /// (`com.example.note`), a PNG card (for image editors and chat apps) and plain text (for

@@ -13,12 +13,8 @@ struct Notes {
         do {
             switch (arguments.first, arguments.count) {
             case ("copy", 3):
-                // Caught from before the copy: a Ctrl-C must never kill a source mid-serve.
-                let (interrupted, sources) = Interruption.catchSignals()
-                let outcome = try await model.copy(Note(title: arguments[1], body: arguments[2])) {
-                    for await _ in interrupted { return }
-                }
-                withExtendedLifetime(sources) {}
+                // Serves until replaced, or until Ctrl-C / SIGTERM (caught by the library).
+                let outcome = try await model.copy(Note(title: arguments[1], body: arguments[2]))
                 Output.show("copy", outcome == .stopped ? "stopped; the daemon keeps the note" : "replaced")
             case ("paste", 1):
                 try await model.paste()
@@ -64,22 +60,5 @@ enum Output {
     /// A line on stderr, flushed at once (tests wait for them).
     static func status(_ line: String) {
         FileHandle.standardError.write(Data("notes: \(line)\n".utf8))
-    }
-}
-
-/// SIGINT and SIGTERM, as the end of a copy's serving.
-enum Interruption {
-    /// Catches SIGINT and SIGTERM from now on instead of dying of them: the signals arrive on
-    /// the stream for as long as the sources are kept.
-    static func catchSignals() -> (signals: AsyncStream<Int32>, sources: [any DispatchSourceSignal]) {
-        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-        return (signals, sources)
     }
 }

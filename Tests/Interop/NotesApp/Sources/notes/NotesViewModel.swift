@@ -1,5 +1,4 @@
 import Pasteboard
-import PasteboardTypes
 
 /// The notes app's pasteboard code, as a UI app's view model holds it: main-actor state that
 /// the library's progress and observe closures update directly (no `@Sendable`, no hops), and
@@ -40,14 +39,12 @@ final class NotesViewModel {
     }
 
     /// Copies `note` to the general pasteboard and serves it until another copy replaces it or
-    /// `until` returns (then the daemon keeps what it can of it), across daemon restarts.
-    func copy(_ note: Note, until stop: @escaping @Sendable () async -> Void) async throws -> LiveSource.Outcome {
+    /// SIGINT or SIGTERM arrives (then the daemon keeps what it can of it), across daemon restarts.
+    func copy(_ note: Note) async throws -> LiveSource.Outcome {
         var source = LiveSource(items: [item(for: note)], clientName: "notes")
         source.declaredTypes = [Note.declaration]
-        // LiveSource's closures are @Sendable: its events reach the view model by a hop.
-        return try await source.run(until: stop, onEvent: { event in
-            Task { @MainActor in self.sourceEvent(event) }
-        })
+        // The events run on the main actor: the view model's state is updated directly.
+        return try await source.runUntilReplacedOrInterrupted { event in self.sourceEvent(event) }
     }
 
     private func sourceEvent(_ event: LiveSource.Event) {
@@ -67,10 +64,10 @@ final class NotesViewModel {
     func paste() async throws {
         try await connected { connection in
             let pasteboard = Pasteboard(connection: connection)
-            let items = try await pasteboard.items()
-            guard let first = items.first else { throw NotesError.nothingToPaste }
-            receivedType = first.representation(accepting: Note.importableContentTypes)?.type
-            note = try await pasteboard.load(Note.self) { progress in self.record(progress) }
+            guard try await !pasteboard.items().isEmpty else { throw NotesError.nothingToPaste }
+            let (note, representation) = try await pasteboard.loadWithRepresentation(Note.self) { progress in self.record(progress) }
+            self.note = note
+            receivedType = representation.type
         }
     }
 
@@ -94,15 +91,13 @@ final class NotesViewModel {
                 _ = try await found.perform(.forbidden)
                 throw NotesError.notANote(types: found.items.first?.types ?? [])
             }
-            guard let drop = try await found.perform(.copy) else { throw NotesError.dropRefused }
-            receivedType = drop.items.first?.representation(accepting: Note.importableContentTypes)?.type
-            do {
-                note = try await drop.load(Note.self, item: 0) { progress in self.record(progress) }
-            } catch {
-                try? await drop.finish(success: false, message: "notes could not load the note: \(error)")
-                throw error
+            // The drop finishes by the closure's outcome: a thrown error tells the source it failed.
+            let loaded = try await found.perform(.copy) { drop in
+                try await drop.loadWithRepresentation(Note.self, item: 0) { progress in self.record(progress) }
             }
-            try await drop.finish()
+            guard let (note, representation) = loaded else { throw NotesError.dropRefused }
+            self.note = note
+            receivedType = representation.type
         }
     }
 }
