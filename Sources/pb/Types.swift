@@ -12,16 +12,25 @@ struct Types: ParsableCommand {
             $XDG_CONFIG_HOME/pasteboard/types.d/*.json as the daemon last read them (when it started, or on SIGHUP), \
             and those apps declared when they connected. Without one (a note on stderr says so), the built-in types \
             and types.d as they are now (see pasteboard-types(5)). \
-            MIME types nobody declared take their conformance from shared-mime-info (/usr/share/mime) where installed.
+            MIME types nobody declared take their conformance from shared-mime-info (/usr/share/mime) where installed. \
+            --desktop prints how the desktop clipboard's offers map to types (pasteboard-types(5), DESKTOP CLIPBOARD).
             """
     )
 
     @Argument(help: ArgumentHelp("A type identifier or MIME type to describe.", valueName: "type"))
     var type: String?
 
+    @Flag(help: ArgumentHelp(
+        "Show how desktop clipboard offers (X11 targets, Wayland MIME types) map to types; with a type, what that offered name becomes."))
+    var desktop = false
+
     func run() throws {
         let view = try TypeView.load()
         let registry = view.registry
+        if desktop {
+            try DesktopTypesListing(mapping: DesktopTypeMapping(registry: registry)).print(offered: type)
+            return
+        }
         guard let word = type else {
             for declaration in registry.declarations {
                 let mime = declaration.mimeTypes.first ?? "-"
@@ -43,6 +52,8 @@ struct Types: ParsableCommand {
         let extensions = declaration?.filenameExtensions ?? []
         try Output.printLine("  extensions: " + (extensions.isEmpty ? "-" : extensions.joined(separator: ", ")))
         if let origin = view.origins[identifier] { try Output.printLine("  source: \(origin)") }
+        let targets = DesktopTypeMapping(registry: registry).targets(for: identifier)
+        try Output.printLine("  desktop targets: " + (targets.isEmpty ? "-" : targets.joined(separator: ", ")))
     }
 
     /// When the daemon does not know `word` but the user's types.d declares it now: how to make

@@ -35,6 +35,21 @@ final class TypesCommandTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(list.stdoutText.split(separator: "\n").count, 21)
     }
 
+    func testDesktopNamesMapAsTheBridgeMapsThem() throws {
+        let table = try pbTypes("--desktop")
+        XCTAssertEqual(table.status, 0, table.stderr)
+        XCTAssertTrue(table.stdoutText.contains("  STRING  (ISO 8859-1, converted to UTF-8)"), table.stdoutText)
+        XCTAssertTrue(table.stdoutText.contains("ignored (plumbing): ATOM_PAIR"), table.stdoutText)
+        XCTAssertEqual(try pbTypes("--desktop", "STRING").stdoutText, "STRING -> public.utf8-plain-text  (ISO 8859-1, converted to UTF-8)\n")
+        XCTAssertEqual(try pbTypes("--desktop", "image/png").stdoutText, "image/png -> public.png\n")
+        XCTAssertEqual(try pbTypes("--desktop", "TARGETS").stdoutText, "TARGETS  (plumbing: never a representation)\n")
+        let unknown = try pbTypes("--desktop", "_QT_SELECTION")
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("'_QT_SELECTION' maps to no type"), unknown.stderr)
+        let text = try pbTypes("public.utf8-plain-text")
+        XCTAssertTrue(text.stdoutText.contains("  desktop targets: text/plain;charset=utf-8, text/plain, UTF8_STRING, STRING, TEXT\n"), text.stdoutText)
+    }
+
     func testUserTypesReachPbAndTheDaemonAndBadFilesAreNamed() throws {
         let directory = sandbox.root.appendingPathComponent("config/pasteboard/types.d")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

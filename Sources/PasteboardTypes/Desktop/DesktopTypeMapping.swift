@@ -1,0 +1,120 @@
+/// How the desktop's clipboard offers map to type identifiers and back: the X11 selection
+/// targets and Wayland MIME types an owner offers become an item's representations, and a
+/// pasteboard item's representations become the targets the bridge offers the desktop.
+///
+/// Desktop owners offer one thing under many names (`UTF8_STRING`, `STRING`, `TEXT`,
+/// `text/plain;charset=utf-8` for one text) and mix in protocol plumbing (`TARGETS`,
+/// `TIMESTAMP`), so offers are not representations one for one: plumbing is dropped, the
+/// names of plain text collapse into one `public.utf8-plain-text` representation fetched by
+/// its best name, and every other MIME type is resolved through the registry, so declared
+/// types, shared-mime-info aliases and dynamic types apply as they do to `pb copy -t`.
+/// pasteboard-types(5), DESKTOP CLIPBOARD, documents the table; `pb types --desktop` prints it.
+public struct DesktopTypeMapping: Sendable {
+    /// The registry MIME types are resolved with.
+    public let registry: TypeRegistry
+
+    /// A mapping resolving MIME types with `registry`.
+    public init(registry: TypeRegistry) {
+        self.registry = registry
+    }
+
+    /// X11 targets that describe the selection or drive the transfer and are never data: ICCCM's
+    /// `TARGETS`, `TIMESTAMP`, `MULTIPLE`, `INCR`, `DELETE`, `INSERT_SELECTION`,
+    /// `INSERT_PROPERTY`, `SAVE_TARGETS`, `ATOM_PAIR`, `LENGTH`, and the obsolete ICCCM
+    /// identity targets (`HOST_NAME`, `USER`, `CLIENT_WINDOW`, `PROCESS`, `TASK`, `OWNER_OS`,
+    /// `NAME`, `FILE_NAME`, `CHARACTER_POSITION`, `LINE_NUMBER`, `COLUMN_NUMBER`, `SPAN`,
+    /// `LIST_LENGTH`, `IP_ADDRESS`, `DRAWABLE`, `PIXMAP`, `BITMAP`, `COLORMAP`).
+    public static let plumbingTargets: Set<String> = [
+        "TARGETS", "TIMESTAMP", "MULTIPLE", "INCR", "DELETE", "INSERT_SELECTION", "INSERT_PROPERTY",
+        "SAVE_TARGETS", "ATOM_PAIR", "LENGTH", "HOST_NAME", "USER", "CLIENT_WINDOW", "PROCESS", "TASK",
+        "OWNER_OS", "NAME", "FILE_NAME", "CHARACTER_POSITION", "LINE_NUMBER", "COLUMN_NUMBER", "SPAN",
+        "LIST_LENGTH", "IP_ADDRESS", "DRAWABLE", "PIXMAP", "BITMAP", "COLORMAP",
+    ]
+
+    /// The names of plain text, best first: the one a text representation is fetched by when
+    /// an owner offers several. UTF-8 names first; `STRING` is ISO 8859-1 and `TEXT` and
+    /// `COMPOUND_TEXT` are whatever the owner chooses, so they are converted from Latin-1 and
+    /// used only when nothing better is offered.
+    public static let plainTextTargets: [(target: String, conversion: DesktopRepresentation.Conversion)] = [
+        ("UTF8_STRING", .none),
+        ("text/plain;charset=utf-8", .none),
+        ("text/plain", .none),
+        ("STRING", .latin1ToUTF8),
+        ("TEXT", .latin1ToUTF8),
+        ("COMPOUND_TEXT", .latin1ToUTF8),
+    ]
+
+    /// The macOS convention for a secret, offered by some Linux password managers under the same name.
+    public static let concealedTarget = "org.nspasteboard.ConcealedType"
+
+    /// The representations a desktop owner's `offered` targets (in the owner's order) become:
+    /// in that order, one per type identifier, plumbing and unknown X11 names dropped.
+    public func representations(forOffered offered: [String]) -> DesktopOffer {
+        var representations: [DesktopRepresentation] = []
+        var seen = Set<TypeIdentifier>()
+        var ignored: [String] = []
+        let text = bestPlainText(in: offered)
+        let isFileCopy = offered.contains { MIMEType.base(of: $0) == "x-special/gnome-copied-files" }
+        for target in offered {
+            if Self.plumbingTargets.contains(target) { continue }
+            let representation: DesktopRepresentation?
+            if Self.isPlainTextName(target) {
+                representation = text.map { DesktopRepresentation(type: .utf8PlainText, target: $0.target, conversion: $0.conversion) }
+            } else if target == Self.concealedTarget {
+                representation = DesktopRepresentation(type: TypeIdentifier(rawValue: Self.concealedTarget), target: target, conversion: .none)
+            } else if MIMEType.base(of: target) == "x-special/gnome-copied-files" {
+                representation = DesktopRepresentation(type: .fileURL, target: target, conversion: .gnomeCopiedFilesToURIList)
+            } else if MIMEType.base(of: target) == "text/uri-list" {
+                // A file manager's copy offers its files as a URI list beside its own list: those are file URLs.
+                representation = DesktopRepresentation(type: isFileCopy ? .fileURL : .url, target: target, conversion: .none)
+            } else if let type = registry.resolve(target), target.contains("/") || MIMEType.isBareDesktopName(target) {
+                representation = DesktopRepresentation(type: type, target: target, conversion: .none)
+            } else {
+                representation = nil
+            }
+            guard let representation else {
+                ignored.append(target)
+                continue
+            }
+            if seen.insert(representation.type).inserted { representations.append(representation) }
+        }
+        return DesktopOffer(representations: representations, ignored: ignored)
+    }
+
+    /// The targets the bridge offers the desktop for a representation of `type`, best first:
+    /// its MIME types, then for UTF-8 text the conventional X11 names (`UTF8_STRING`, `STRING`,
+    /// `TEXT`), which Wayland clients offer too, for Xwayland's sake.
+    public func targets(for type: TypeIdentifier) -> [String] {
+        var targets: [String] = []
+        func add(_ target: String) { if !targets.contains(target) { targets.append(target) } }
+        if type == .utf8PlainText {
+            ["text/plain;charset=utf-8", "text/plain", "UTF8_STRING", "STRING", "TEXT"].forEach(add)
+        } else if type == .fileURL {
+            ["text/uri-list", "x-special/gnome-copied-files"].forEach(add)
+        } else if type.rawValue == Self.concealedTarget {
+            add(Self.concealedTarget)
+        }
+        if let declaration = registry.declaration(for: type) {
+            declaration.mimeTypes.forEach(add)
+        } else if let mime = type.dynamicMIMEType {
+            add(mime)
+        }
+        return targets
+    }
+
+    /// Whether `target` is one of the names of plain text (`plainTextTargets`; charset names
+    /// matched without regard to case or spaces).
+    public static func isPlainTextName(_ target: String) -> Bool {
+        plainTextTargets.contains { $0.target == target } || MIMEType.normalized(target) == "text/plain;charset=utf-8"
+    }
+
+    /// The best name of plain text among `offered`, with how its bytes become UTF-8.
+    private func bestPlainText(in offered: [String]) -> (target: String, conversion: DesktopRepresentation.Conversion)? {
+        for candidate in Self.plainTextTargets {
+            if let match = offered.first(where: { $0 == candidate.target || MIMEType.normalized($0) == candidate.target }) {
+                return (match, candidate.conversion)
+            }
+        }
+        return nil
+    }
+}
