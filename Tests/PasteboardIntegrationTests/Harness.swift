@@ -47,6 +47,9 @@ final class Sandbox: Sendable {
         environment["XDG_STATE_HOME"] = root.appendingPathComponent("state").path
         environment.removeValue(forKey: "PASTEBOARD_NO_AUTOSTART")
         if !autoStart { environment["PASTEBOARD_NO_AUTOSTART"] = "1" }
+        // The developer's desktop is not the tests': a daemon started here must never bridge
+        // (take over) that desktop's clipboard. Tests of the bridge give it their own display.
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "WAYLAND_SOCKET"] { environment.removeValue(forKey: name) }
         return environment
     }
 
