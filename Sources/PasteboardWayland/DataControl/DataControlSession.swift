@@ -42,20 +42,24 @@ public struct DataControlSession: Sendable {
     /// still address them and must decode, fds included).
     private var objects: [UInt32: WaylandInterface] = [CoreProtocol.Display.id: .display]
     private var registryID: UInt32 = 0
-    private var setupCallback: UInt32 = 0
+    /// The sync whose `done` moves the set-up on.
+    private var setupSync: UInt64 = 0
     private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
     private var deviceID: UInt32 = 0
     /// Offers introduced by `data_offer`, with the MIME types announced so far.
     private var offerTypes: [UInt32: [String]] = [:]
     private var nextSerial: UInt64 = 1
-    /// Callbacks of ``sync()`` whose `done` arrived.
-    private var completedSyncs: Set<UInt32> = []
+    /// Pending syncs by callback id. Tokens count up, and the compositor answers syncs in the
+    /// order sent, so one number says which are done (callback ids are reused, tokens are not).
+    private var pendingSyncs: [UInt32: UInt64] = [:]
+    private var nextSyncToken: UInt64 = 1
+    private var completedSync: UInt64 = 0
 
     /// Starts the set-up: the first requests are in ``outgoing``.
     public init() throws(WaylandError) {
         registryID = try newObject(.registry)
         outgoing.append(WireMessage(objectID: CoreProtocol.Display.id, opcode: CoreProtocol.Display.getRegistry, arguments: [.newID(registryID)]))
-        setupCallback = try sync()
+        setupSync = try sync()
     }
 
     /// Whether the device sends the primary selection (ext always, wlr from version 2).
@@ -71,15 +75,17 @@ public struct DataControlSession: Sendable {
         return signature
     }
 
-    /// Asks for a roundtrip: returns the callback id that ``isSynced(_:)`` reports done once the
-    /// compositor has handled every request sent before it.
-    public mutating func sync() throws(WaylandError) -> UInt32 {
+    /// Asks for a roundtrip (`wl_display.sync`): returns a token that ``isSynced(_:)`` reports
+    /// done once the compositor has handled every request sent before it.
+    public mutating func sync() throws(WaylandError) -> UInt64 {
         let callback = try newObject(.callback)
         outgoing.append(WireMessage(objectID: CoreProtocol.Display.id, opcode: CoreProtocol.Display.sync, arguments: [.newID(callback)]))
-        return callback
+        defer { nextSyncToken += 1 }
+        pendingSyncs[callback] = nextSyncToken
+        return nextSyncToken
     }
 
-    public func isSynced(_ callback: UInt32) -> Bool { completedSyncs.contains(callback) }
+    public func isSynced(_ token: UInt64) -> Bool { token <= completedSync }
 
     /// Handles one event; returns the selection changes it makes. Throws for `wl_display.error`
     /// and for events that do not fit the protocol.
@@ -96,7 +102,6 @@ public struct DataControlSession: Sendable {
             }
             if event.opcode == CoreProtocol.Display.deleteIDEvent, case .uint(let id) = arguments[0] {
                 objects[id] = nil
-                completedSyncs.remove(id)
                 ids.release(id)
             }
         case .registry:
@@ -107,9 +112,11 @@ public struct DataControlSession: Sendable {
                 globals[name] = nil
             }
         case .callback:
-            completedSyncs.insert(event.objectID)
             // The compositor destroys the callback after `done`; its id is freed by `delete_id`.
-            if event.objectID == setupCallback { try advanceSetup() }
+            if let token = pendingSyncs.removeValue(forKey: event.objectID) {
+                completedSync = max(completedSync, token)
+                if token == setupSync { try advanceSetup() }
+            }
         case .seat:
             if event.opcode == CoreProtocol.Seat.capabilitiesEvent, case .uint(let capabilities) = arguments[0] {
                 seatCapabilities = capabilities
@@ -160,7 +167,7 @@ public struct DataControlSession: Sendable {
             deviceID = try newObject(.dataControlDevice(p))
             outgoing.append(WireMessage(objectID: managerID, opcode: p.opcodes.getDataDevice, arguments: [.newID(deviceID), .object(seatID)]))
             phase = .binding
-            setupCallback = try sync()
+            setupSync = try sync()
         case .binding:
             phase = .ready
         case .ready, .finished:
