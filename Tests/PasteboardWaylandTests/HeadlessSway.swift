@@ -51,9 +51,15 @@ final class HeadlessSway {
         guard let found else {
             let log = (try? String(contentsOfFile: directory + "/sway.log", encoding: .utf8)) ?? ""
             Self.stop(pid)
-            throw XCTSkip("sway did not start: \(log.suffix(2000))")
+            throw StartFailure(log: String(log.suffix(2000)))
         }
         socketPath = found
+    }
+
+    /// sway is installed but did not open its socket: a failure, not a skip.
+    struct StartFailure: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "sway did not start: \(log)" }
     }
 
     /// Starts `wl-copy --foreground` with `arguments`, the bytes of `input` on its stdin.

@@ -1,4 +1,5 @@
 import CPasteboardSystem
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,7 +16,8 @@ final class TransferPipe: Sendable {
     }
 
     let readEnd: Int32
-    let writeEnd: Int32
+    /// Our copy of the write end until ``closeWriteEnd()`` (-1 after), closed exactly once.
+    private let writeEndSlot: Atomic<Int32>
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
@@ -29,7 +31,8 @@ final class TransferPipe: Sendable {
             close(data[1])
             throw .pipeFailed(errno: error)
         }
-        (readEnd, writeEnd, wakeRead, wakeWrite) = (data[0], data[1], wake[0], wake[1])
+        (readEnd, wakeRead, wakeWrite) = (data[0], wake[0], wake[1])
+        writeEndSlot = Atomic(data[1])
     }
 
     deinit {
@@ -42,8 +45,12 @@ final class TransferPipe: Sendable {
     /// Closes our copy of the write end once it was passed to the compositor, so that the
     /// owner closing its copy is end of file.
     func closeWriteEnd() {
-        close(writeEnd)
+        let descriptor = writeEndSlot.exchange(-1, ordering: .acquiringAndReleasing)
+        if descriptor >= 0 { close(descriptor) }
     }
+
+    /// The write end to pass to the owner (through the compositor).
+    var writeEnd: Int32 { writeEndSlot.load(ordering: .acquiring) }
 
     /// Makes a waiting ``next(timeoutMilliseconds:)`` return `.cancelled` (any thread).
     func cancel() {
