@@ -67,6 +67,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The Wayland side of the desktop bridge: the wire protocol spoken directly (no
+        // libwayland-client, so the daemon stays free of display libraries and statically
+        // linkable), and data control (ext-data-control-v1, else wlr) on top. Plain blocking
+        // sockets through CPasteboardSystem's SCM_RIGHTS helpers and one event thread, not NIO:
+        // a few small messages with several descriptors each, which NIO's channels do not carry.
+        .target(name: "PasteboardWayland", dependencies: ["CPasteboardSystem"]),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
@@ -134,6 +140,7 @@ let package = Package(
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
+        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",

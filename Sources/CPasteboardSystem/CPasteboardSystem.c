@@ -265,3 +265,68 @@ int pasteboard_unix_socket(const char *path, int backlog) {
     }
     return fd;
 }
+
+ssize_t pasteboard_send_descriptors(int socket, const void *payload, size_t length, const int *fds, size_t count) {
+    if (count > PASTEBOARD_MAX_DESCRIPTORS) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct iovec iov = { .iov_base = (void *)payload, .iov_len = length };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int) * PASTEBOARD_MAX_DESCRIPTORS)]; } control;
+    memset(&control, 0, sizeof(control));
+    struct msghdr message = { 0 };
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    if (count > 0) {
+        message.msg_control = control.space;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+    }
+    ssize_t sent;
+    do {
+        sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent;
+}
+
+ssize_t pasteboard_receive_descriptors(int socket, void *payload, size_t capacity, int *fds, size_t fd_capacity, size_t *fd_count, int flags) {
+    struct iovec iov = { .iov_base = payload, .iov_len = capacity };
+    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int) * PASTEBOARD_MAX_DESCRIPTORS)]; } control;
+    struct msghdr message = { 0 };
+    message.msg_iov = &iov;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof(control.space);
+    *fd_count = 0;
+    ssize_t received;
+    do {
+        received = recvmsg(socket, &message, flags | MSG_CMSG_CLOEXEC);
+    } while (received < 0 && errno == EINTR);
+    if (received < 0) {
+        return -1;
+    }
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
+            continue;
+        }
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        int received_fd;
+        for (size_t index = 0; index < count; index++) {
+            memcpy(&received_fd, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+            if (*fd_count < fd_capacity) {
+                fds[(*fd_count)++] = received_fd;
+            } else {
+                close(received_fd);
+            }
+        }
+    }
+    return received;
+}
+
+int pasteboard_pipe(int fds[2], int flags) {
+    return pipe2(fds, flags);
+}

@@ -68,4 +68,24 @@ ssize_t pasteboard_send_file(int socket, int file, size_t length);
 /// instead of ending the process.
 void pasteboard_ignore_sigpipe(void);
 
+/// The most descriptors `pasteboard_send_descriptors` / `pasteboard_receive_descriptors` pass
+/// with one call (libwayland's limit for one flush is 28).
+#define PASTEBOARD_MAX_DESCRIPTORS 28
+
+/// Sends `length` bytes of `payload` on the Unix socket `socket` with the `count` descriptors of
+/// `fds` attached (SCM_RIGHTS; none when `count` is 0), blocking, without SIGPIPE. For protocols
+/// whose messages carry several descriptors (Wayland). Returns the bytes sent, or -1 with errno
+/// set (EINVAL when `count` is above PASTEBOARD_MAX_DESCRIPTORS).
+ssize_t pasteboard_send_descriptors(int socket, const void *payload, size_t length, const int *fds, size_t count);
+
+/// Receives up to `capacity` bytes from the Unix socket `socket` into `payload`, and up to
+/// `fd_capacity` attached descriptors into `fds` (close-on-exec), their number into `*fd_count`;
+/// descriptors beyond `fd_capacity` are closed, not leaked. `flags` are recvmsg's. Returns the
+/// bytes received, 0 at end of stream, or -1 with errno set.
+ssize_t pasteboard_receive_descriptors(int socket, void *payload, size_t capacity, int *fds, size_t fd_capacity, size_t *fd_count, int flags);
+
+/// pipe2(2), out of Swift's sight without _GNU_SOURCE: a pipe whose ends are created with
+/// `flags` (O_CLOEXEC, O_NONBLOCK) atomically, so no child spawned meanwhile inherits them.
+int pasteboard_pipe(int fds[2], int flags);
+
 #endif

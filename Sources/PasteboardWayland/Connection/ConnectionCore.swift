@@ -1,0 +1,114 @@
+import Synchronization
+
+/// A live connection: the socket, the message reader, and the data-control session behind one
+/// lock. One thread receives (set-up, then the event loop); any thread may send a request,
+/// which is encoded and written under the lock so requests never interleave.
+final class ConnectionCore: Sendable {
+    struct State: Sendable {
+        var session: DataControlSession
+        var reader = MessageReader()
+        var observers: [UInt64: AsyncStream<SelectionChange>.Continuation] = [:]
+        var nextObserver: UInt64 = 0
+        /// What ended the connection; every later call fails with it.
+        var failure: WaylandError?
+        var closed = false
+    }
+
+    let socket: WaylandSocket
+    let state: Mutex<State>
+
+    init(socket: WaylandSocket) throws(WaylandError) {
+        self.socket = socket
+        state = Mutex(State(session: try DataControlSession()))
+    }
+
+    /// Runs `body` on the session and sends the requests it queued; fails once the connection has.
+    func withSession<Result: Sendable>(_ body: (inout DataControlSession) throws(WaylandError) -> Result) throws(WaylandError) -> Result {
+        try state.withLock { (state: inout State) throws(WaylandError) -> Result in
+            if let failure = state.failure { throw failure }
+            if state.closed { throw WaylandError.connectionClosed }
+            let result = try body(&state.session)
+            try Self.flush(&state, socket)
+            return result
+        }
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: no limit) for events and handles them; false when
+    /// nothing arrived in time. A failure is recorded, ends the observers, and is thrown.
+    @discardableResult
+    func pump(timeoutMilliseconds: Int32) throws(WaylandError) -> Bool {
+        do throws(WaylandError) {
+            guard let (bytes, descriptors) = try socket.receive(timeoutMilliseconds: timeoutMilliseconds) else { return false }
+            guard !bytes.isEmpty || !descriptors.isEmpty else { throw WaylandError.connectionClosed }
+            try state.withLock { (state: inout State) throws(WaylandError) in
+                state.reader.append(bytes, descriptors: descriptors)
+                let changes = try Self.handleFrames(&state)
+                try Self.flush(&state, socket)
+                for change in changes {
+                    for observer in state.observers.values { observer.yield(change) }
+                }
+            }
+            return true
+        } catch {
+            fail(error)
+            throw error
+        }
+    }
+
+    /// Ends the connection with `error` (kept for later calls) unless it was closed on purpose.
+    func fail(_ error: WaylandError) {
+        state.withLock { state in
+            if state.failure == nil, !state.closed { state.failure = error }
+            for observer in state.observers.values { observer.finish() }
+            state.observers = [:]
+            state.reader.closeDescriptors()
+        }
+    }
+
+    /// Closes the connection: the event loop ends and observers finish.
+    func close() {
+        let first = state.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
+        }
+        if first { socket.shutDown() }
+    }
+
+    /// Receives events until the connection ends (run on its own thread after set-up).
+    func runEventLoop() {
+        while true {
+            do {
+                try pump(timeoutMilliseconds: -1)
+            } catch {
+                return
+            }
+        }
+    }
+
+    private static func handleFrames(_ state: inout State) throws(WaylandError) -> [SelectionChange] {
+        var changes: [SelectionChange] = []
+        while let frame = try wire({ () throws(WireError) in try state.reader.nextFrame() }) {
+            let signature = try state.session.signature(for: frame.header)
+            let message = try wire { () throws(WireError) in try state.reader.decode(frame.bytes, signature: signature) }
+            changes += try state.session.handle(message)
+        }
+        return changes
+    }
+
+    private static func flush(_ state: inout State, _ socket: WaylandSocket) throws(WaylandError) {
+        while !state.session.outgoing.isEmpty {
+            let message = state.session.outgoing.removeFirst()
+            let bytes = try wire { () throws(WireError) in try WireEncoder.encode(message) }
+            try socket.send(bytes, descriptors: message.descriptors)
+        }
+    }
+
+    /// A wire-format failure as the connection's error.
+    private static func wire<Result>(_ body: () throws(WireError) -> Result) throws(WaylandError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw .malformed(error)
+        }
+    }
+}

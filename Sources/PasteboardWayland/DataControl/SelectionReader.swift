@@ -1,0 +1,129 @@
+import Dispatch
+
+/// Reads the desktop's selections through data control: the current offers of the clipboard and
+/// the primary selection, their changes as they happen, and the bytes of one MIME type on demand.
+///
+/// This is the Wayland half of "from the desktop into Pasteboard": data stays with its owner
+/// until ``read(_:from:timeout:chunk:)`` asks for it, so a large copy costs nothing until pasted.
+/// It uses the compositor's first seat (data-control devices are per seat; a desktop session
+/// has one).
+public final class SelectionReader: Sendable {
+    private let core: ConnectionCore
+
+    /// The socket path it is connected to.
+    public let socketPath: String
+
+    /// Connects to the compositor that `environment` names (`WAYLAND_DISPLAY`, `XDG_RUNTIME_DIR`)
+    /// and waits, up to `timeout`, until the current selections are known.
+    ///
+    /// Throws ``WaylandError/noDataControl`` for a compositor without a data-control protocol,
+    /// so the caller can report it once and fall back to X11.
+    public convenience init(environment: [String: String], timeout: Duration = .seconds(5)) throws(WaylandError) {
+        try self.init(socketPath: try SocketLocation.resolve(environment: environment), timeout: timeout)
+    }
+
+    /// Connects to the compositor's socket at `socketPath`; see ``init(environment:timeout:)``.
+    public init(socketPath: String, timeout: Duration = .seconds(5)) throws(WaylandError) {
+        self.socketPath = socketPath
+        core = try ConnectionCore(socket: try WaylandSocket(path: socketPath))
+        do throws(WaylandError) {
+            try core.withSession { _ in }  // sends get_registry and the first sync
+            let deadline = ContinuousClock.now + timeout
+            while try core.withSession({ $0.phase }) != .ready {
+                let left = deadline - .now
+                guard left > .zero else { throw .timedOut(waitingFor: "the globals and the initial selections") }
+                try core.pump(timeoutMilliseconds: left.milliseconds)
+            }
+        } catch {
+            core.close()
+            throw error
+        }
+        let core = self.core
+        DispatchQueue(label: "PasteboardWayland.events").async { core.runEventLoop() }
+    }
+
+    deinit {
+        core.close()
+    }
+
+    /// The data-control protocol in use (ext where offered, else wlr).
+    public var dataControlProtocol: DataControlProtocol {
+        core.state.withLock { $0.session.dataControl ?? .wlr }
+    }
+
+    /// The seat's name, as the compositor calls it (`seat0` on sway).
+    public var seatName: String? {
+        core.state.withLock { $0.session.seatName }
+    }
+
+    /// Whether the compositor reports the primary selection (ext, or wlr version 2).
+    public var hasPrimarySelection: Bool {
+        core.state.withLock { $0.session.hasPrimarySelection }
+    }
+
+    /// The current offer of `kind`, nil when that selection is empty.
+    public func offer(_ kind: SelectionKind = .clipboard) -> SelectionOffer? {
+        core.state.withLock { $0.session.selections[kind] }
+    }
+
+    /// What ended the connection, if it ended (compositor gone, protocol error, device finished).
+    public var failure: WaylandError? {
+        core.state.withLock { state in
+            state.failure ?? (state.session.phase == .finished ? .deviceFinished : nil)
+        }
+    }
+
+    /// The selection changes from now on, each a new offer with its MIME types (or nil when a
+    /// selection is cleared). Each call gives its own stream; it finishes when the connection
+    /// ends or the reader is closed.
+    public func changes() -> AsyncStream<SelectionChange> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SelectionChange.self, bufferingPolicy: .bufferingNewest(64))
+        let id: UInt64? = core.state.withLock { state in
+            guard state.failure == nil, !state.closed else { return nil }
+            defer { state.nextObserver += 1 }
+            state.observers[state.nextObserver] = continuation
+            return state.nextObserver
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [core] _ in
+            _ = core.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Closes the connection (also on deinit); streams from ``changes()`` finish.
+    public func close() {
+        core.close()
+        core.state.withLock { state in
+            for observer in state.observers.values { observer.finish() }
+            state.observers = [:]
+        }
+    }
+
+    /// Waits until the compositor has handled everything sent so far, up to `timeout`.
+    func roundtrip(timeout: Duration) async throws {
+        let callback = try core.withSession { session throws(WaylandError) in try session.sync() }
+        let deadline = ContinuousClock.now + timeout
+        while try !core.withSession({ $0.isSynced(callback) }) {
+            guard ContinuousClock.now < deadline else { throw WaylandError.timedOut(waitingFor: "a roundtrip") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Queues a `receive` for `mimeType` of `offer` into `descriptor` and sends it.
+    func requestTransfer(_ mimeType: String, from offer: SelectionOffer, into descriptor: Int32) throws(WaylandError) {
+        try core.withSession { session throws(WaylandError) in try session.receive(mimeType, from: offer, into: descriptor) }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up and clamped to what poll(2) takes.
+    var milliseconds: Int32 {
+        let (seconds, attoseconds) = components
+        let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: max(total, 0))
+    }
+}

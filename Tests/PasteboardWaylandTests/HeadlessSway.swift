@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// A headless sway of the test's own, with its own runtime directory and socket, so the tests
+/// never touch the developer's desktop (`WAYLAND_DISPLAY` of the test process is never read).
+///
+/// sway refuses to run as root: as root the test runs it as `nobody` (setpriv), with a runtime
+/// directory and home that user owns and a config copied into a directory it can read (the
+/// checkout may be mode 0700 on CI). Root clients (wl-copy, our reader) then reach the socket by
+/// its absolute path.
+final class HeadlessSway {
+    let directory: String
+    let socketPath: String
+    private let pid: pid_t
+    private var children: [pid_t] = []
+
+    init() throws {
+        for tool in ["/usr/bin/sway", "/usr/bin/wl-copy", "/usr/bin/setpriv"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (.ci/run installs sway and wl-clipboard)")
+        }
+        var template = Array("/tmp/pb-sway-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw POSIXError(.EIO) }
+        directory = String(cString: made)
+        chmod(directory, 0o755)
+        let runtime = directory + "/run", home = directory + "/home", config = directory + "/config"
+        mkdir(runtime, 0o700)
+        mkdir(home, 0o755)
+        try "xwayland disable\n".write(toFile: config, atomically: false, encoding: .utf8)
+        chmod(config, 0o644)
+        var command = ["/usr/bin/sway", "-c", config]
+        if getuid() == 0 {
+            guard let nobody = getpwnam("nobody") else { throw XCTSkip("no user nobody to run sway as") }
+            let (uid, gid) = (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
+            chown(runtime, uid, gid)
+            chown(home, uid, gid)
+            command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command
+        }
+        pid = try Self.spawn(command, environment: [
+            "PATH": "/usr/bin:/bin", "HOME": home, "XDG_RUNTIME_DIR": runtime,
+            "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
+        ], log: directory + "/sway.log")
+        var found: String?
+        let deadline = Date().addingTimeInterval(15)
+        while found == nil, Date() < deadline {
+            found = (try? FileManager.default.contentsOfDirectory(atPath: runtime))?
+                .first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+                .map { runtime + "/" + $0 }
+            if found == nil { usleep(20_000) }
+        }
+        guard let found else {
+            let log = (try? String(contentsOfFile: directory + "/sway.log", encoding: .utf8)) ?? ""
+            Self.stop(pid)
+            throw StartFailure(log: String(log.suffix(2000)))
+        }
+        socketPath = found
+    }
+
+    /// sway is installed but did not open its socket: a failure, not a skip.
+    struct StartFailure: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "sway did not start: \(log)" }
+    }
+
+    /// Starts `wl-copy --foreground` with `arguments`, the bytes of `input` on its stdin.
+    func copy(_ input: [UInt8], _ arguments: [String] = []) throws -> pid_t {
+        let inputPath = directory + "/input-\(children.count)"
+        try Data(input).write(to: URL(fileURLWithPath: inputPath))
+        let child = try Self.spawn(["/usr/bin/wl-copy", "--foreground"] + arguments, environment: [
+            "PATH": "/usr/bin:/bin", "HOME": directory, "WAYLAND_DISPLAY": socketPath,
+        ], log: directory + "/wl-copy-\(children.count).log", stdin: inputPath)
+        children.append(child)
+        return child
+    }
+
+    /// Stops sway and every wl-copy, and removes the directory.
+    func stop() {
+        for child in children { Self.stop(child) }
+        Self.stop(pid)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private static func stop(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    private static func spawn(_ command: [String], environment: [String: String], log: String, stdin: String = "/dev/null") throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv = command.map { strdup($0) }
+        argv.append(nil)
+        var envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        envp.append(nil)
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+        return pid
+    }
+}
+
+/// Polls `condition` every 10 ms for up to `seconds`.
+func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
