@@ -195,7 +195,11 @@ public final class X11Connection {
 
     /// Reads one packet: stores a reply, queues an event, throws an X error unless ignored.
     private func readPacket(deadline: X11Deadline?, what: @autoclosure () -> String) throws(X11Error) {
-        let packet = try socket.read(32, deadline: deadline, cancellation: cancellation, what: what())
+        // Replies and generic events (35) carry a length; replies are bounded by what we ask
+        // for (GetProperty reads at most a few MiB), so anything over 64 MiB is a broken server.
+        let packet = try socket.readPacket(
+            maximumExtra: 64 << 20, hasLength: { $0 == 1 || $0 & 0x7f == 35 },
+            deadline: deadline, cancellation: cancellation, what: what())
         switch packet[0] {
         case 0:
             var error: X11ProtocolError
@@ -206,20 +210,13 @@ public final class X11Connection {
             error.requestName = name(of: sequence)
             throw .request(error)
         case 1:
-            let units = UInt32(packet[4]) | UInt32(packet[5]) << 8 | UInt32(packet[6]) << 16 | UInt32(packet[7]) << 24
-            guard units <= 64 << 20 / 4 else { throw .malformedFromServer("a reply of \(units) four-byte units (over 64 MiB)") }
-            let rest = units == 0 ? [] : try socket.read(Int(units) * 4, deadline: deadline, cancellation: cancellation, what: what())
             let sequence = fullSequence(UInt16(packet[2]) | UInt16(packet[3]) << 8)
-            if awaitingReply.remove(sequence) != nil { storedReplies[sequence] = packet + rest }
+            if awaitingReply.remove(sequence) != nil { storedReplies[sequence] = packet }
             pruneIgnored(below: sequence)
+        case let code where code & 0x7f == 35:
+            return  // a GenericEvent: none is selected, so none is handled
         default:
             let event: X11Event
-            if packet[0] & 0x7f == 35 {  // GenericEvent: more bytes follow; none is selected, skip it
-                let units = UInt32(packet[4]) | UInt32(packet[5]) << 8 | UInt32(packet[6]) << 16 | UInt32(packet[7]) << 24
-                guard units <= 1 << 20 else { throw .malformedFromServer("a generic event of \(units) units") }
-                _ = try socket.read(Int(units) * 4, deadline: deadline, cancellation: cancellation, what: what())
-                return
-            }
             do { event = try X11Event.decode(packet[...], xfixesFirstEvent: xfixes?.firstEvent) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
             if events.count - eventsStart >= Self.eventQueueLimit { _ = takeEvent(at: eventsStart) }
             events.append(event)

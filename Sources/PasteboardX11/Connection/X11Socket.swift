@@ -13,15 +13,22 @@ import Glibc
 /// calling task's) is noticed promptly.
 final class X11Socket {
     private(set) var fd: Int32
-    private var buffer: [UInt8] = []
+    /// Bytes received and not yet consumed: `storage[start..<end]`.
+    private var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 8)
     private var start = 0
+    private var end = 0
+    /// How much one recv asks for at least.
+    static let readSize = 256 * 1024
 
     /// How long one poll waits before checking for cancellation again.
     static let pollSlice: Duration = .milliseconds(50)
 
     private init(fd: Int32) { self.fd = fd }
 
-    deinit { close() }
+    deinit {
+        close()
+        storage.deallocate()
+    }
 
     func close() {
         if fd >= 0 { _ = Glibc.close(fd) }
@@ -124,22 +131,40 @@ final class X11Socket {
     /// Reads exactly `count` bytes, waiting until `deadline` (nil: no limit) unless cancelled.
     /// `what` names the awaited answer for the timeout error.
     func read(_ count: Int, deadline: X11Deadline?, cancellation: X11Cancellation?, what: @autoclosure () -> String) throws(X11Error) -> [UInt8] {
-        while buffer.count - start < count {
-            try fill(deadline: deadline, cancellation: cancellation, what: what())
+        try ensure(count, deadline: deadline, cancellation: cancellation, what: what())
+        let result = [UInt8](unsafeUninitializedCapacity: count) { target, initialized in
+            if count > 0 { UnsafeMutableRawBufferPointer(target).copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[start..<start + count])) }
+            initialized = count
         }
-        let result = Array(buffer[start..<start + count])
         start += count
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        }
         return result
     }
 
-    /// Whether bytes are already buffered (so an event may be read without waiting).
-    var hasBufferedBytes: Bool { start < buffer.count }
+    /// Reads one packet of the server: 32 bytes, plus four times the u32 at offset 4 when
+    /// `hasLength(firstByte)` says the packet has a length (replies and generic events); at most
+    /// `maximumExtra` extra bytes, checked before any is read.
+    func readPacket(maximumExtra: Int, hasLength: (UInt8) -> Bool, deadline: X11Deadline?, cancellation: X11Cancellation?, what: @autoclosure () -> String) throws(X11Error) -> [UInt8] {
+        try ensure(32, deadline: deadline, cancellation: cancellation, what: what())
+        var total = 32
+        if hasLength(storage[start]) {
+            var units = 0
+            for index in 0..<4 { units |= Int(storage[start + 4 + index]) << (8 * index) }
+            guard units <= maximumExtra / 4 else { throw .malformedFromServer("a packet of \(units) four-byte units (the most accepted: \(maximumExtra / 4))") }
+            total += units * 4
+        }
+        return try read(total, deadline: deadline, cancellation: cancellation, what: what())
+    }
 
-    private func fill(deadline: X11Deadline?, cancellation: X11Cancellation?, what: String) throws(X11Error) {
+    private func ensure(_ count: Int, deadline: X11Deadline?, cancellation: X11Cancellation?, what: @autoclosure () -> String) throws(X11Error) {
+        while end - start < count {
+            try fill(wanting: count, deadline: deadline, cancellation: cancellation, what: what())
+        }
+    }
+
+    /// Whether bytes are already buffered (so an event may be read without waiting).
+    var hasBufferedBytes: Bool { start < end }
+
+    private func fill(wanting count: Int, deadline: X11Deadline?, cancellation: X11Cancellation?, what: String) throws(X11Error) {
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
             var slice = Self.pollSlice
@@ -158,21 +183,28 @@ final class X11Socket {
             if ready == 0 { continue }
             break
         }
-        if start > 0, start >= buffer.count / 2 {
-            buffer.removeFirst(start)
+        // Move what is unread to the front, and grow the storage to hold `count` bytes and a read.
+        let unread = end - start
+        if start > 0 {
+            if unread > 0, let base = storage.baseAddress { memmove(base, base + start, unread) }
             start = 0
+            end = unread
         }
-        let chunk = 256 * 1024
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + old, chunk, 0) }
+        let needed = max(count, unread + Self.readSize)
+        if storage.count < needed {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: needed, alignment: 8)
+            if unread > 0 { grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[0..<unread])) }
+            storage.deallocate()
+            storage = grown
+        }
+        let received = recv(fd, storage.baseAddress! + end, storage.count - end, 0)
         let error = errno
-        buffer.removeLast(chunk - max(0, count))
-        if count == 0 { throw .connectionClosed("the X server closed the connection") }
-        if count < 0 {
+        if received == 0 { throw .connectionClosed("the X server closed the connection") }
+        if received < 0 {
             if error == EINTR || error == EAGAIN { return }
             throw .connectionClosed("read failed: \(String(cString: strerror(error)))")
         }
+        end += received
     }
 }
 
