@@ -58,7 +58,10 @@ public enum ConnectionSetup {
         let major = try reader.u16()
         let minor = try reader.u16()
         guard major == 11 else { throw X11Error.malformedFromServer("server speaks protocol \(major).\(minor), not 11") }
-        _ = try reader.u16()  // length, already used to read these bytes
+        let units = Int(try reader.u16())
+        guard units * 4 == reader.remaining else {
+            throw X11Error.malformedFromServer("setup reply: length \(units) units, \(reader.remaining) bytes follow")
+        }
         let release = try reader.u32()
         let idBase = try reader.u32()
         let idMask = try reader.u32()
@@ -85,6 +88,7 @@ public enum ConnectionSetup {
         let rootVisual = try reader.u32()
         try reader.skip(2)
         let rootDepth = try reader.u8()
+        _ = try reader.u8()  // number of depths: their visuals are not needed
         return SetupInfo(
             releaseNumber: release, resourceIDBase: idBase, resourceIDMask: idMask, vendor: vendor,
             maximumRequestLength: maximumRequestLength, screenCount: screenCount, root: WindowID(root),

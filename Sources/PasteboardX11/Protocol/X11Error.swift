@@ -76,7 +76,7 @@ public struct X11ProtocolError: Error, Equatable, Sendable, CustomStringConverti
     }
 
     /// Decodes a 32-byte error packet (first byte 0).
-    static func decode(_ packet: ArraySlice<UInt8>) throws -> X11ProtocolError {
+    public static func decode(_ packet: ArraySlice<UInt8>) throws -> X11ProtocolError {
         var reader = WireReader(packet, context: "error")
         guard try reader.u8() == 0 else { throw X11Error.malformedFromServer("error: first byte is not 0") }
         let code = try reader.u8()
