@@ -123,6 +123,7 @@ final class X11SelectionTests: XCTestCase {
         XCTAssertEqual(result.byteCount, size)
         XCTAssertEqual(received.count, size)
         XCTAssertTrue(received == original, "the bytes differ")
+        XCTAssertLessThan(connection.queuedEventCount, 8, "the transfer's own notifications do not pile up")
     }
 
     func testKilledOwnerFailsClearlyAndASilentOwnerTimesOut() throws {

@@ -175,9 +175,13 @@ public final class X11Connection {
 
     /// Drops every queued event that `matches` accepts (stale notifications before a new transfer).
     public func discardEvents(where matches: (X11Event) -> Bool) {
+        guard events[eventsStart...].contains(where: matches) else { return }
         events = events[eventsStart...].filter { !matches($0) }
         eventsStart = 0
     }
+
+    /// How many events wait unread.
+    public var queuedEventCount: Int { events.count - eventsStart }
 
     private func takeEvent(at index: Int) -> X11Event {
         let event = events[index]

@@ -96,6 +96,12 @@ public final class SelectionReader {
             }
             guard case .propertyNotify = event else { throw .ownerGone(selection: name) }
             let piece = try readWhole(selection: name, chunk: chunk, isINCRHeader: false)
+            // Each read deletes the property, which queues a Deleted notification for our own
+            // window: drop them, or a long transfer of small chunks fills the event queue.
+            connection.discardEvents { event in
+                if case let .propertyNotify(notify) = event { return notify.window == window && !notify.isNewValue }
+                return false
+            }
             if piece.type == .none { continue }  // a stale notification: the property is not there
             type = type ?? piece.type
             total += piece.byteCount
