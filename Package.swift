@@ -73,6 +73,11 @@ let package = Package(
         // sockets through CPasteboardSystem's SCM_RIGHTS helpers and one event thread, not NIO:
         // a few small messages with several descriptors each, which NIO's channels do not carry.
         .target(name: "PasteboardWayland", dependencies: ["CPasteboardSystem"]),
+        // X11 spoken directly (no libxcb or libX11, so the daemon stays free of display libraries and
+        // statically linkable): DISPLAY and Xauthority, the connection setup, the requests, replies and
+        // events of selections and XFIXES, and the ICCCM selection reader. Blocking sockets with poll,
+        // one thread per connection: no NIO.
+        .target(name: "PasteboardX11"),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
@@ -141,10 +146,11 @@ let package = Package(
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
         .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem"]),
+        .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
-            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem"]
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,324 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A connection to an X server: setup, sequence numbers, replies matched to their requests,
+/// and a queue of the events that arrived meanwhile.
+///
+/// One thread uses a connection at a time (it is not Sendable): the selection state machines
+/// built on it are sequential code. Every wait has a deadline and ends on cancellation.
+public final class X11Connection {
+    public let display: DisplayName
+    public let setup: SetupInfo
+    /// Cancels this connection's waits from another thread.
+    public let cancellation = X11Cancellation()
+
+    private let socket: X11Socket
+    /// The full (64-bit) sequence number of the last request sent; the wire carries its low 16 bits.
+    private var lastSequence: UInt64 = 0
+    /// Names of recent requests by sequence, so an X error names the request that caused it.
+    private var recentNames = [(sequence: UInt64, name: String)](repeating: (0, ""), count: 1024)
+    /// Requests whose replies have not been read yet, and replies read while waiting for others.
+    private var awaitingReply: Set<UInt64> = []
+    private var storedReplies: [UInt64: [UInt8]] = [:]
+    /// Requests whose X errors the caller expects and ignores (e.g. SendEvent to a window
+    /// that may be gone).
+    private var ignoredErrors: Set<UInt64> = []
+    private var events: [X11Event] = []
+    private var eventsStart = 0
+    private var nextResource: UInt32 = 0
+    private var atomsByName: [String: Atom] = [:]
+    private var namesByAtom: [Atom: String] = [:]
+    /// XFIXES, once `enableXFixes` found it.
+    public private(set) var xfixes: ExtensionInfo?
+
+    /// The most events kept unread; older ones are dropped (a client that never reads its
+    /// events must not grow without bound).
+    public static let eventQueueLimit = 65536
+
+    /// Connects to `displayName` (default: `DISPLAY` from `environment`), authorizing with the
+    /// MIT-MAGIC-COOKIE-1 entry of the Xauthority file that matches the display.
+    /// - Parameters:
+    ///   - allowRemote: connect to a TCP display (a forwarded `ssh -X` display, say) too;
+    ///     without it a non-local display is refused, as the bridge wants by default.
+    ///   - timeout: how long to wait for the server's setup reply.
+    public static func connect(
+        displayName: String? = nil, environment: [String: String] = ProcessEnvironment.current(),
+        allowRemote: Bool = false, timeout: Duration = .seconds(10)
+    ) throws(X11Error) -> X11Connection {
+        guard let text = displayName ?? environment["DISPLAY"] else { throw .badDisplayName("", reason: "DISPLAY is not set") }
+        let display: DisplayName
+        do { display = try DisplayName(text) } catch let error as X11Error { throw error } catch { throw .badDisplayName(text, reason: "\(error)") }
+        let socket: X11Socket
+        var family = Xauthority.familyLocal, address = Xauthority.hostname()
+        switch display.transport {
+        case let .unix(paths):
+            var failures: [String] = []
+            var connected: X11Socket?
+            for path in paths {
+                do throws(SocketError) {
+                    connected = try X11Socket.connect(unix: path)
+                    break
+                } catch { failures.append("\(path): \(error.message)") }
+            }
+            guard let connected else { throw .connectFailed(display: text, reason: failures.joined(separator: "; ")) }
+            socket = connected
+        case let .tcp(host, port):
+            guard allowRemote else {
+                throw .connectFailed(display: text, reason: "it is not a local display (TCP to \(host):\(port), as ssh -X forwards); bridging it must be asked for explicitly")
+            }
+            do throws(SocketError) {
+                (socket, family, address) = try X11Socket.connect(tcpHost: host, port: port)
+            } catch { throw .connectFailed(display: text, reason: "\(host):\(port): \(error.message)") }
+        }
+        var entry: XauthorityEntry?
+        if let path = Xauthority.path(environment: environment) {
+            do {
+                if let entries = try Xauthority.load(path: path) {
+                    entry = Xauthority.bestEntry(in: entries, family: family, address: address, displayNumber: display.displayNumber)
+                }
+            } catch let error as X11Error { throw error } catch { throw .malformedAuthority(path: path, reason: "\(error)") }
+        }
+        let deadline = X11Deadline(after: timeout)
+        let request: [UInt8]
+        do { request = try ConnectionSetup.request(authorizationName: Array((entry?.name ?? "").utf8), authorizationData: entry?.data ?? []) }
+        catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
+        try socket.write(request)
+        let what = "the setup reply of \(text)"
+        let header = try socket.read(8, deadline: deadline, cancellation: nil, what: what)
+        let reply: SetupReply
+        do {
+            let rest = try socket.read(try ConnectionSetup.additionalBytes(header: header), deadline: deadline, cancellation: nil, what: what)
+            reply = try ConnectionSetup.decodeReply(header + rest)
+        } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+        switch reply {
+        case let .failed(reason):
+            let cookie = entry == nil ? "no cookie was found for it in \(Xauthority.path(environment: environment) ?? "(no XAUTHORITY or HOME)")" : "a cookie was sent"
+            throw .setupFailed(reason: "\(reason.trimmingTrailingNewlines) (\(cookie))")
+        case let .authenticate(reason):
+            throw .setupNeedsAuthentication(reason: reason)
+        case let .success(info):
+            return X11Connection(display: display, setup: info, socket: socket)
+        }
+    }
+
+    private init(display: DisplayName, setup: SetupInfo, socket: X11Socket) {
+        self.display = display
+        self.setup = setup
+        self.socket = socket
+    }
+
+    /// Closes the socket; the server then destroys our windows and drops our selections.
+    public func close() { socket.close() }
+
+    /// A new resource id from the setup's base and mask.
+    public func allocateID() throws(X11Error) -> UInt32 {
+        let shift = UInt32(setup.resourceIDMask.trailingZeroBitCount)
+        let value = nextResource << shift
+        guard value & ~setup.resourceIDMask == 0, nextResource < UInt32.max else { throw .invalidArgument("resource ids exhausted") }
+        nextResource += 1
+        return setup.resourceIDBase | value
+    }
+
+    // MARK: Requests and replies
+
+    /// Writes `request` and returns its sequence number. With `ignoringErrors`, an X error
+    /// for it is dropped instead of thrown from a later wait.
+    @discardableResult
+    public func send(_ request: X11Request, ignoringErrors: Bool = false) throws(X11Error) -> UInt64 {
+        guard request.bytes.count <= setup.maximumRequestBytes else {
+            throw .invalidArgument("\(request.name) of \(request.bytes.count) bytes is over the server's maximum of \(setup.maximumRequestBytes)")
+        }
+        try socket.write(request.bytes)
+        lastSequence += 1
+        recentNames[Int(lastSequence % UInt64(recentNames.count))] = (lastSequence, request.name)
+        if request.expectsReply { awaitingReply.insert(lastSequence) }
+        if ignoringErrors { ignoredErrors.insert(lastSequence) }
+        return lastSequence
+    }
+
+    /// Waits for the reply to request `sequence`; an X error for it is thrown, named by the request.
+    public func reply(to sequence: UInt64, timeout: Duration = .seconds(10)) throws(X11Error) -> [UInt8] {
+        let deadline = X11Deadline(after: timeout)
+        while true {
+            if let reply = storedReplies.removeValue(forKey: sequence) { return reply }
+            guard awaitingReply.contains(sequence) else { throw .invalidArgument("no reply is expected for request \(sequence)") }
+            try readPacket(deadline: deadline, what: "the reply to \(name(of: sequence))")
+        }
+    }
+
+    /// Sends `request` and waits for its reply.
+    public func roundTrip(_ request: X11Request, timeout: Duration = .seconds(10)) throws(X11Error) -> [UInt8] {
+        try reply(to: send(request), timeout: timeout)
+    }
+
+    /// Waits until the server processed every request sent so far (throwing the X error of
+    /// any of them), as XSync does.
+    public func sync(timeout: Duration = .seconds(10)) throws(X11Error) {
+        _ = try roundTrip(.getInputFocus(), timeout: timeout)
+    }
+
+    // MARK: Events
+
+    /// The first queued or arriving event that `matches` accepts (others stay queued), waiting
+    /// until `deadline`; `what` names it for the timeout error.
+    public func nextEvent(deadline: X11Deadline?, what: @autoclosure () -> String, where matches: (X11Event) -> Bool) throws(X11Error) -> X11Event {
+        var scanned = eventsStart
+        while true {
+            while scanned < events.count {
+                if matches(events[scanned]) { return takeEvent(at: scanned) }
+                scanned += 1
+            }
+            try readPacket(deadline: deadline, what: what())
+        }
+    }
+
+    /// Drops every queued event that `matches` accepts (stale notifications before a new transfer).
+    public func discardEvents(where matches: (X11Event) -> Bool) {
+        guard events[eventsStart...].contains(where: matches) else { return }
+        events = events[eventsStart...].filter { !matches($0) }
+        eventsStart = 0
+    }
+
+    /// How many events wait unread.
+    public var queuedEventCount: Int { events.count - eventsStart }
+
+    private func takeEvent(at index: Int) -> X11Event {
+        let event = events[index]
+        if index == eventsStart {
+            eventsStart += 1
+            if eventsStart > 1024, eventsStart * 2 > events.count {
+                events.removeFirst(eventsStart)
+                eventsStart = 0
+            }
+        } else {
+            events.remove(at: index)
+        }
+        return event
+    }
+
+    /// Reads one packet: stores a reply, queues an event, throws an X error unless ignored.
+    private func readPacket(deadline: X11Deadline?, what: @autoclosure () -> String) throws(X11Error) {
+        // Replies and generic events (35) carry a length; replies are bounded by what we ask
+        // for (GetProperty reads at most a few MiB), so anything over 64 MiB is a broken server.
+        let packet = try socket.readPacket(
+            maximumExtra: 64 << 20, hasLength: { $0 == 1 || $0 & 0x7f == 35 },
+            deadline: deadline, cancellation: cancellation, what: what())
+        switch packet[0] {
+        case 0:
+            var error: X11ProtocolError
+            do { error = try X11ProtocolError.decode(packet[...]) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
+            let sequence = fullSequence(error.sequence)
+            awaitingReply.remove(sequence)
+            if ignoredErrors.remove(sequence) != nil { return }
+            error.requestName = name(of: sequence)
+            throw .request(error)
+        case 1:
+            let sequence = fullSequence(UInt16(packet[2]) | UInt16(packet[3]) << 8)
+            if awaitingReply.remove(sequence) != nil { storedReplies[sequence] = packet }
+            pruneIgnored(below: sequence)
+        case let code where code & 0x7f == 35:
+            return  // a GenericEvent: none is selected, so none is handled
+        default:
+            let event: X11Event
+            do { event = try X11Event.decode(packet[...], xfixesFirstEvent: xfixes?.firstEvent) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
+            if events.count - eventsStart >= Self.eventQueueLimit { _ = takeEvent(at: eventsStart) }
+            events.append(event)
+        }
+    }
+
+    /// A reply to request N means the server finished every earlier request: their errors
+    /// can no longer come.
+    private func pruneIgnored(below sequence: UInt64) {
+        if !ignoredErrors.isEmpty { ignoredErrors = ignoredErrors.filter { $0 > sequence } }
+    }
+
+    /// The full sequence number of a packet: the latest request sent whose low 16 bits match.
+    private func fullSequence(_ low: UInt16) -> UInt64 {
+        let behind = UInt64(UInt16(truncatingIfNeeded: lastSequence) &- low)
+        return lastSequence >= behind ? lastSequence - behind : UInt64(low)
+    }
+
+    private func name(of sequence: UInt64) -> String {
+        let entry = recentNames[Int(sequence % UInt64(recentNames.count))]
+        return entry.sequence == sequence ? entry.name : "#\(sequence)"
+    }
+
+    // MARK: Atoms and extensions
+
+    /// The atoms for `names`, interned in one batch (all requests written before any reply
+    /// is read: one round trip, as xcb allows) and cached.
+    public func internAtoms(_ names: [String], timeout: Duration = .seconds(10)) throws(X11Error) -> [Atom] {
+        var sequences: [String: UInt64] = [:]
+        for name in names where atomsByName[name] == nil && sequences[name] == nil {
+            do { sequences[name] = try send(X11Request.internAtom(name)) } catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
+        }
+        for (name, sequence) in sequences.sorted(by: { $0.value < $1.value }) {
+            let atom: Atom
+            do { atom = try X11Reply.internAtom(try reply(to: sequence, timeout: timeout)) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+            atomsByName[name] = atom
+            namesByAtom[atom] = name
+        }
+        return names.map { atomsByName[$0]! }
+    }
+
+    /// The atom for `name` (cached).
+    public func atom(_ name: String) throws(X11Error) -> Atom { try internAtoms([name])[0] }
+
+    /// The names of `atoms`, fetched in one batch and cached.
+    public func atomNames(_ atoms: [Atom], timeout: Duration = .seconds(10)) throws(X11Error) -> [String] {
+        var sequences: [(Atom, UInt64)] = []
+        for atom in Set(atoms) where namesByAtom[atom] == nil { sequences.append((atom, try send(.getAtomName(atom)))) }
+        for (atom, sequence) in sequences {
+            let name: String
+            do { name = try X11Reply.getAtomName(try reply(to: sequence, timeout: timeout)) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+            namesByAtom[atom] = name
+            atomsByName[name] = atom
+        }
+        return atoms.map { namesByAtom[$0]! }
+    }
+
+    /// Queries XFIXES and negotiates its version (required before its other requests).
+    @discardableResult
+    public func enableXFixes(timeout: Duration = .seconds(10)) throws(X11Error) -> ExtensionInfo {
+        if let xfixes { return xfixes }
+        do {
+            guard let info = try X11Reply.queryExtension(try roundTrip(X11Request.queryExtension(XFixes.name), timeout: timeout)) else {
+                throw X11Error.extensionMissing(XFixes.name)
+            }
+            let version = try X11Reply.xfixesQueryVersion(try roundTrip(XFixes.queryVersion(majorOpcode: info.majorOpcode), timeout: timeout))
+            guard version.major >= 1 else { throw X11Error.extensionMissing("\(XFixes.name) 1.0 (the server has \(version.major).\(version.minor))") }
+            xfixes = info
+            return info
+        } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+    }
+
+    /// Creates an unmapped InputOnly window on screen 0's root that selects PropertyChange.
+    public func createWindow() throws(X11Error) -> WindowID {
+        let window = WindowID(try allocateID())
+        try send(.createInputOnlyWindow(window, parent: setup.root, eventMask: EventMask.propertyChange))
+        return window
+    }
+}
+
+/// The process environment as a dictionary, read without Foundation.
+public enum ProcessEnvironment {
+    public static func current() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            pointer += 1
+        }
+        return result
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.last == "\n" || text.last == "\0" { text.removeLast() }
+        return text
+    }
+}

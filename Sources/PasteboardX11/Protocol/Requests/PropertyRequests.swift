@@ -1,0 +1,52 @@
+/// How ChangeProperty combines the new data with the old.
+public enum PropertyMode: UInt8, Sendable {
+    case replace = 0, prepend = 1, append = 2
+}
+
+extension X11Request {
+    /// ChangeProperty (18): sets `property` of `window` to `data`, a list of `format`-bit items
+    /// (8, 16 or 32; `data.count` must be a multiple of `format / 8`).
+    public static func changeProperty(
+        _ mode: PropertyMode = .replace, window: WindowID, property: Atom, type: Atom, format: UInt8, data: [UInt8]
+    ) throws -> X11Request {
+        guard [8, 16, 32].contains(format), data.count % Int(format / 8) == 0 else {
+            throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes are not a list of \(format)-bit items")
+        }
+        guard (24 + data.count + 3) / 4 <= Int(UInt16.max) else {
+            throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes need BIG-REQUESTS")
+        }
+        return core("ChangeProperty", opcode: 18, data: mode.rawValue, expectsReply: false) { writer in
+            writer.u32(window.rawValue)
+            writer.u32(property.rawValue)
+            writer.u32(type.rawValue)
+            writer.u8(format)
+            writer.zeros(3)
+            writer.u32(UInt32(data.count / Int(format / 8)))
+            writer.append(data)
+            writer.pad()
+        }
+    }
+
+    /// DeleteProperty (19).
+    public static func deleteProperty(window: WindowID, property: Atom) -> X11Request {
+        core("DeleteProperty", opcode: 19, expectsReply: false) { writer in
+            writer.u32(window.rawValue)
+            writer.u32(property.rawValue)
+        }
+    }
+
+    /// GetProperty (20): up to `longLength` four-byte units from `longOffset` (units) of
+    /// `property`; with `delete`, the server deletes it once the read reaches its end (the
+    /// INCR protocol's "ready for the next chunk").
+    public static func getProperty(
+        window: WindowID, property: Atom, type: Atom = .none, longOffset: UInt32 = 0, longLength: UInt32, delete: Bool
+    ) -> X11Request {
+        core("GetProperty", opcode: 20, data: delete ? 1 : 0, expectsReply: true) { writer in
+            writer.u32(window.rawValue)
+            writer.u32(property.rawValue)
+            writer.u32(type.rawValue)
+            writer.u32(longOffset)
+            writer.u32(longLength)
+        }
+    }
+}
