@@ -127,11 +127,15 @@ let package = Package(
             ],
             linkerSettings: staticStdlib
         ),
-        // Fuzz targets: the frame decoder, the message decoder, the declaration parser and request
-        // handling (validation and an in-memory store), with their invariants.
+        // Fuzz targets: the frame decoder, the message decoder, the declaration parser, request
+        // handling (validation and an in-memory store), and the desktop bridge's X11 and Wayland
+        // decoders, with their invariants.
         .target(
             name: "PasteboardFuzzing",
-            dependencies: ["PasteboardProtocol", "PasteboardTypes", "PasteboardDaemon", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardDaemon", "PasteboardX11", "PasteboardWayland",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // The libFuzzer binary (built with --sanitize fuzzer -Xswiftc -DFUZZING), else a replayer of inputs.
         .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing"]),
@@ -145,8 +149,8 @@ let package = Package(
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
-        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem"]),
-        .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11"]),
+        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing"]),
+        .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",

@@ -14,6 +14,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// Up to 16 message payloads, one per line, decoded, validated and handled as requests
     /// against an in-memory store (`RequestRehearsal`).
     case requests
+    /// The X11 decoders of the desktop bridge: the setup reply, events, errors, replies, Xauthority files.
+    case x11
+    /// The Wayland wire reader and decoder of the desktop bridge, on a stream of messages.
+    case wayland
 
     /// Runs `input` through the target's decoder, checks its invariants, and returns a one-line
     /// summary of what the decoder made of it (for the replayer).
@@ -24,6 +28,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .messages: MessageFuzzing.run(input)
         case .declarations: DeclarationFuzzing.run(input)
         case .requests: RequestFuzzing.run(input)
+        case .x11: DesktopWireFuzzing.runX11(input)
+        case .wayland: DesktopWireFuzzing.runWayland(input)
         }
     }
 

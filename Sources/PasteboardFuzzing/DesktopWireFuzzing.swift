@@ -1,0 +1,89 @@
+import PasteboardWayland
+import PasteboardX11
+
+/// The desktop bridge's wire decoders: what an X server or a Wayland compositor sends is as
+/// untrusted as a pasteboard client's frames (the display may be another user's, or broken).
+///
+/// `x11`: the first byte picks a decoder (the setup reply, an event, an error, the replies
+/// selections use, an Xauthority file); the rest is its input. They may refuse anything; they
+/// must not trap, and a decoded event that can be encoded decodes to itself.
+///
+/// `wayland`: the first byte picks an event signature of the interfaces the bridge binds, the
+/// second where the stream is split between two reads; the rest is a stream of messages. Each
+/// frame the reader cuts is decoded; a decoded message re-encodes to bytes that decode to it again.
+enum DesktopWireFuzzing {
+    static func runX11(_ input: UnsafeRawBufferPointer) -> String {
+        guard let selector = input.first else { return "empty" }
+        let bytes = Array(input.dropFirst())
+        switch selector % 5 {
+        case 0:
+            let reply = try? ConnectionSetup.decodeReply(bytes)
+            _ = try? ConnectionSetup.additionalBytes(header: Array(bytes.prefix(8)))
+            return "setup reply: \(reply.map { "\($0)".prefix(60) } ?? "refused")"
+        case 1:
+            guard bytes.count >= 32 else { return "event: short" }
+            let first = bytes.count > 32 ? bytes[32] : nil
+            guard let event = try? X11Event.decode(bytes[0..<32], xfixesFirstEvent: first) else { return "event: refused" }
+            if case .selectionNotify(let notify) = event {
+                guard case .selectionNotify(let again)? = try? X11Event.decode(notify.encoded[...]), again == notify else {
+                    invariantViolated(.x11, "a SelectionNotify does not survive encoding: \(notify)")
+                }
+            }
+            return "event: \(event)".prefix(80).description
+        case 2:
+            guard bytes.count >= 32 else { return "error: short" }
+            return (try? X11ProtocolError.decode(bytes[0..<32])).map { "error: \($0)" } ?? "error: refused"
+        case 3:
+            let results = [
+                (try? X11Reply.internAtom(bytes)) != nil, (try? X11Reply.getAtomName(bytes)) != nil,
+                (try? X11Reply.getSelectionOwner(bytes)) != nil, (try? X11Reply.queryExtension(bytes)) != nil,
+                (try? X11Reply.xfixesQueryVersion(bytes)) != nil, (try? X11Reply.getProperty(bytes)) != nil,
+            ]
+            return "replies accepted: \(results)"
+        default:
+            guard let entries = try? Xauthority.parse(bytes) else { return "xauthority: refused" }
+            let used = entries.reduce(0) { $0 + 10 + $1.address.count + $1.number.utf8.count + $1.name.utf8.count + $1.data.count }
+            if used > bytes.count {
+                invariantViolated(.x11, "Xauthority entries take \(used) bytes of a \(bytes.count)-byte file")
+            }
+            return "xauthority: \(entries.count) entries"
+        }
+    }
+
+    /// The event signatures of the interfaces the bridge binds, without descriptors.
+    static let signatures: [WireSignature] = [
+        [.object, .uint, .string], [.uint], [.uint, .string, .uint], [.string], [.newID], [.object], [],
+        [.int, .fixed, .array], [.untypedNewID], [.string, .uint, .object, .array],
+    ]
+
+    static func runWayland(_ input: UnsafeRawBufferPointer) -> String {
+        guard input.count >= 2 else { return "short" }
+        let signature = signatures[Int(input[0]) % signatures.count]
+        let stream = Array(input.dropFirst(2))
+        let split = stream.isEmpty ? 0 : Int(input[1]) % (stream.count + 1)
+        var reader = MessageReader()
+        reader.append(stream[..<split])
+        reader.append(stream[split...])
+        var decoded = 0
+        do {
+            while let frame = try reader.nextFrame() {
+                guard let message = try? reader.decode(frame.bytes, signature: signature) else { continue }
+                decoded += 1
+                checkRoundTrip(message, signature: signature)
+            }
+        } catch {
+            return "\(decoded) decoded, then refused: \(error)"
+        }
+        return "\(decoded) decoded"
+    }
+
+    private static func checkRoundTrip(_ message: WireMessage, signature: WireSignature) {
+        guard let encoded = try? WireEncoder.encode(message) else {
+            invariantViolated(.wayland, "a decoded message does not encode: \(message)")
+        }
+        var descriptors: [Int32] = []
+        guard let again = try? WireDecoder.decode(encoded[...], signature: signature, descriptors: &descriptors), again == message else {
+            invariantViolated(.wayland, "a decoded message does not survive encoding: \(message)")
+        }
+    }
+}

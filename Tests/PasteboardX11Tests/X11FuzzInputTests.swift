@@ -1,0 +1,18 @@
+import Foundation
+import PasteboardFuzzing
+import XCTest
+
+/// Replays the committed fuzz inputs of the X11 decoders (seeds, and every crash the fuzzer
+/// found) through the checks `pasteboard-fuzz x11` runs. A broken invariant traps.
+final class X11FuzzInputTests: XCTestCase {
+    func testTheX11DecodersKeepTheirInvariantsOnEveryCommittedInput() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz").path
+        let inputs = try FuzzCorpus.committedInputs(of: .x11, in: fixtures)
+        XCTAssertGreaterThanOrEqual(inputs.count, 7, "the x11 seeds: setup, events, an error, replies, Xauthority")
+        for input in inputs {
+            let summary = FuzzTarget.x11.run(try FuzzCorpus.contents(of: input))
+            XCTAssertFalse(summary.contains("refused"), "\(input): a seed is a valid input: \(summary)")
+        }
+    }
+}
