@@ -6,7 +6,8 @@ import PasteboardX11
 ///
 /// `x11`: the first byte picks a decoder (the setup reply, an event, an error, the replies
 /// selections use, an Xauthority file); the rest is its input. They may refuse anything; they
-/// must not trap, and a decoded event that can be encoded decodes to itself.
+/// must not trap, a decoded event that can be encoded decodes to itself, and Xauthority entries
+/// never claim more of the file than it has.
 ///
 /// `wayland`: the first byte picks an event signature of the interfaces the bridge binds, the
 /// second where the stream is split between two reads; the rest is a stream of messages. Each
@@ -42,7 +43,9 @@ enum DesktopWireFuzzing {
             return "replies accepted: \(results)"
         default:
             guard let entries = try? Xauthority.parse(bytes) else { return "xauthority: refused" }
-            let used = entries.reduce(0) { $0 + 10 + $1.address.count + $1.number.utf8.count + $1.name.utf8.count + $1.data.count }
+            // Each entry has ten bytes of family and lengths; its address and data are raw bytes of
+            // the file (number and name are text, decoded with replacement characters, so not counted).
+            let used = entries.reduce(0) { $0 + 10 + $1.address.count + $1.data.count }
             if used > bytes.count {
                 invariantViolated(.x11, "Xauthority entries take \(used) bytes of a \(bytes.count)-byte file")
             }

@@ -12,7 +12,9 @@ final class X11FuzzInputTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(inputs.count, 7, "the x11 seeds: setup, events, an error, replies, Xauthority")
         for input in inputs {
             let summary = FuzzTarget.x11.run(try FuzzCorpus.contents(of: input))
-            XCTAssertFalse(summary.contains("refused"), "\(input): a seed is a valid input: \(summary)")
+            if input.contains("/seeds/") {
+                XCTAssertFalse(summary.contains("refused"), "\(input): a seed is a valid input: \(summary)")
+            }
         }
     }
 }
