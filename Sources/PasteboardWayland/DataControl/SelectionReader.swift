@@ -8,7 +8,7 @@ import Dispatch
 /// It uses the compositor's first seat (data-control devices are per seat; a desktop session
 /// has one).
 public final class SelectionReader: Sendable {
-    private let core: ConnectionCore
+    let core: ConnectionCore
 
     /// The socket path it is connected to.
     public let socketPath: String
