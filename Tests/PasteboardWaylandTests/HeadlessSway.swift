@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import XCTest
 
 /// A headless sway of the test's own, with its own runtime directory and socket, so the tests
@@ -9,12 +10,15 @@ import XCTest
 /// directory and home that user owns and a config copied into a directory it can read (the
 /// checkout may be mode 0700 on CI). Root clients (wl-copy, our reader) then reach the socket by
 /// its absolute path.
-final class HeadlessSway {
+///
+/// Unchecked Sendable so a test can run a wl-paste pipeline in a task beside another: after
+/// set-up only the run counter changes, and it is atomic.
+final class HeadlessSway: @unchecked Sendable {
     let directory: String
     let socketPath: String
     private let pid: pid_t
     private var children: [pid_t] = []
-    private var runs = 0
+    private let runs = Atomic<Int>(0)
 
     init() throws {
         for tool in ["/usr/bin/sway", "/usr/bin/wl-copy", "/usr/bin/setpriv"] where !FileManager.default.isExecutableFile(atPath: tool) {
@@ -87,8 +91,8 @@ final class HeadlessSway {
     }
 
     private func run(_ command: [String], seconds: Double) async throws -> (status: Int32, output: [UInt8]) {
-        runs += 1
-        let output = directory + "/run-\(runs).out"
+        let run = runs.add(1, ordering: .relaxed).newValue
+        let output = directory + "/run-\(run).out"
         let child = try Self.spawn(command, environment: [
             "PATH": "/usr/bin:/bin", "HOME": directory, "WAYLAND_DISPLAY": socketPath,
         ], log: output, errorLog: directory + "/run.err")

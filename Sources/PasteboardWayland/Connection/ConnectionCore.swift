@@ -79,14 +79,14 @@ final class ConnectionCore: Sendable {
     /// Our sources die with the connection (the compositor drops a client's sources when it
     /// goes), so each is told `cancelled`.
     func fail(_ error: WaylandError) {
-        let sinks = state.withLock { state in
+        let (observers, sinks) = state.withLock { state in
             if state.failure == nil, !state.closed { state.failure = error }
-            for observer in state.observers.values { observer.finish() }
-            state.observers = [:]
             state.reader.closeDescriptors()
-            defer { state.sourceSinks = [:] }
-            return state.sourceSinks
+            defer { (state.observers, state.sourceSinks) = ([:], [:]) }
+            return (Array(state.observers.values), state.sourceSinks)
         }
+        // Outside the lock: finish() runs the stream's onTermination, which takes it.
+        for observer in observers { observer.finish() }
         Self.deliver(sinks.map { (.cancelled(source: $0.key), $0.value) })
     }
 

@@ -181,11 +181,13 @@ final class SourceShared: Sendable {
     }
 
     /// Finishes the observers once nothing more can happen.
+    /// finish() runs the stream's onTermination at once, which takes the lock: called outside it.
     private func finishIfDone() {
-        state.withLock { state in
-            guard state.ended, state.tasks.isEmpty else { return }
-            for observer in state.observers.values { observer.finish() }
-            state.observers = [:]
+        let observers = state.withLock { state in
+            guard state.ended, state.tasks.isEmpty else { return [AsyncStream<SelectionSource.Event>.Continuation]() }
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
         }
+        for observer in observers { observer.finish() }
     }
 }
