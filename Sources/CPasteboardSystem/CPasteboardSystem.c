@@ -229,6 +229,34 @@ ssize_t pasteboard_send_file(int socket, int file, size_t length) {
     return sent;
 }
 
+ssize_t pasteboard_write_nosigpipe(int fd, const void *bytes, size_t count) {
+    sigset_t pipe_only, previous, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    sigemptyset(&pending);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGPIPE);
+    int status = pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
+    if (status != 0) {
+        errno = status;
+        return -1;
+    }
+    ssize_t written;
+    do {
+        written = write(fd, bytes, count);
+    } while (written < 0 && errno == EINTR);
+    int saved = errno;
+    if (written < 0 && saved == EPIPE && !was_pending) {
+        // The SIGPIPE this write raised is pending on this thread (blocked): take it back.
+        const struct timespec zero = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &zero) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = saved;
+    return written;
+}
+
 void pasteboard_ignore_sigpipe(void) {
     signal(SIGPIPE, SIG_IGN);
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import XCTest
 
 /// A headless sway of the test's own, with its own runtime directory and socket, so the tests
@@ -9,11 +10,15 @@ import XCTest
 /// directory and home that user owns and a config copied into a directory it can read (the
 /// checkout may be mode 0700 on CI). Root clients (wl-copy, our reader) then reach the socket by
 /// its absolute path.
-final class HeadlessSway {
+///
+/// Unchecked Sendable so a test can run a wl-paste pipeline in a task beside another: after
+/// set-up only the run counter changes, and it is atomic.
+final class HeadlessSway: @unchecked Sendable {
     let directory: String
     let socketPath: String
     private let pid: pid_t
     private var children: [pid_t] = []
+    private let runs = Atomic<Int>(0)
 
     init() throws {
         for tool in ["/usr/bin/sway", "/usr/bin/wl-copy", "/usr/bin/setpriv"] where !FileManager.default.isExecutableFile(atPath: tool) {
@@ -73,6 +78,45 @@ final class HeadlessSway {
         return child
     }
 
+    /// Runs `wl-paste` with `arguments` (add `-n`: it appends a newline to text otherwise) and
+    /// returns its exit status and standard output, waiting at most `seconds`.
+    func paste(_ arguments: [String], seconds: Double = 30) async throws -> (status: Int32, output: [UInt8]) {
+        try await run(["/usr/bin/wl-paste"] + arguments, seconds: seconds)
+    }
+
+    /// Runs `command` with `sh -c` (pipelines such as `wl-paste | head -c 10`), WAYLAND_DISPLAY
+    /// set to this sway; returns its status and standard output.
+    func shell(_ command: String, seconds: Double = 30) async throws -> (status: Int32, output: [UInt8]) {
+        try await run(["/bin/sh", "-c", command], seconds: seconds)
+    }
+
+    private func run(_ command: [String], seconds: Double) async throws -> (status: Int32, output: [UInt8]) {
+        let run = runs.add(1, ordering: .relaxed).newValue
+        let output = directory + "/run-\(run).out"
+        let child = try Self.spawn(command, environment: [
+            "PATH": "/usr/bin:/bin", "HOME": directory, "WAYLAND_DISPLAY": socketPath,
+        ], log: output, errorLog: directory + "/run.err")
+        let deadline = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
+        // Polled, not a blocking waitpid: the test's task must not hold a concurrency thread
+        // the source's providers need.
+        while waitpid(child, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                Self.stop(child)
+                throw RunTimedOut(command: command.joined(separator: " "))
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+        try? FileManager.default.removeItem(atPath: output)
+        return ((status >> 8) & 0xff, Array(bytes))
+    }
+
+    struct RunTimedOut: Error, CustomStringConvertible {
+        let command: String
+        var description: String { "\(command) did not end in time" }
+    }
+
     /// Stops sway and every wl-copy, and removes the directory.
     func stop() {
         for child in children { Self.stop(child) }
@@ -86,13 +130,17 @@ final class HeadlessSway {
         waitpid(pid, &status, 0)
     }
 
-    private static func spawn(_ command: [String], environment: [String: String], log: String, stdin: String = "/dev/null") throws -> pid_t {
+    private static func spawn(_ command: [String], environment: [String: String], log: String, stdin: String = "/dev/null", errorLog: String? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let errorLog {
+            posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         var argv = command.map { strdup($0) }
         argv.append(nil)
         var envp = environment.map { strdup("\($0.key)=\($0.value)") }

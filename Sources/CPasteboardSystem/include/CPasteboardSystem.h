@@ -88,4 +88,12 @@ ssize_t pasteboard_receive_descriptors(int socket, void *payload, size_t capacit
 /// `flags` (O_CLOEXEC, O_NONBLOCK) atomically, so no child spawned meanwhile inherits them.
 int pasteboard_pipe(int fds[2], int flags);
 
+/// write(2) that cannot raise SIGPIPE, for pipes, where send's MSG_NOSIGNAL does not apply:
+/// SIGPIPE is blocked in the calling thread for the call, and the one a write into a pipe
+/// whose reader left raises is taken back (sigtimedwait) unless one was pending before, so the
+/// write fails with EPIPE whatever the process's SIGPIPE disposition, and no other thread's
+/// mask or the process's handler changes. Retries EINTR. Returns the bytes written, or -1
+/// with errno set (EAGAIN on a full non-blocking pipe, EPIPE when the reader left).
+ssize_t pasteboard_write_nosigpipe(int fd, const void *bytes, size_t count);
+
 #endif

@@ -1,14 +1,23 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A live connection: the socket, the message reader, and the data-control session behind one
 /// lock. One thread receives (set-up, then the event loop); any thread may send a request,
 /// which is encoded and written under the lock so requests never interleave.
 final class ConnectionCore: Sendable {
+    /// Receives a source's events; called on the event thread outside the lock, so it may call
+    /// back into the connection, and must return quickly (a send starts its own task).
+    typealias SourceSink = @Sendable (SourceEvent) -> Void
+
     struct State: Sendable {
         var session: DataControlSession
         var reader = MessageReader()
         var observers: [UInt64: AsyncStream<SelectionChange>.Continuation] = [:]
         var nextObserver: UInt64 = 0
+        /// Who handles each of our data sources' events (a ``SelectionSource``), by object id.
+        var sourceSinks: [UInt32: SourceSink] = [:]
         /// What ended the connection; every later call fails with it.
         var failure: WaylandError?
         var closed = false
@@ -40,14 +49,25 @@ final class ConnectionCore: Sendable {
         do throws(WaylandError) {
             guard let (bytes, descriptors) = try socket.receive(timeoutMilliseconds: timeoutMilliseconds) else { return false }
             guard !bytes.isEmpty || !descriptors.isEmpty else { throw WaylandError.connectionClosed }
-            try state.withLock { (state: inout State) throws(WaylandError) in
+            let deliveries = try state.withLock { (state: inout State) throws(WaylandError) -> [(SourceEvent, SourceSink?)] in
                 state.reader.append(bytes, descriptors: descriptors)
                 let changes = try Self.handleFrames(&state)
                 try Self.flush(&state, socket)
                 for change in changes {
                     for observer in state.observers.values { observer.yield(change) }
                 }
+                let events = state.session.sourceEvents
+                state.session.sourceEvents = []
+                return events.map { event in
+                    switch event {
+                    case .send(let source, _, _), .sendRefused(let source, _):
+                        return (event, state.sourceSinks[source])
+                    case .cancelled(let source):
+                        return (event, state.sourceSinks.removeValue(forKey: source))
+                    }
+                }
             }
+            Self.deliver(deliveries)
             return true
         } catch {
             fail(error)
@@ -56,12 +76,58 @@ final class ConnectionCore: Sendable {
     }
 
     /// Ends the connection with `error` (kept for later calls) unless it was closed on purpose.
+    /// Our sources die with the connection (the compositor drops a client's sources when it
+    /// goes), so each is told `cancelled`.
     func fail(_ error: WaylandError) {
-        state.withLock { state in
+        let (observers, sinks) = state.withLock { state in
             if state.failure == nil, !state.closed { state.failure = error }
-            for observer in state.observers.values { observer.finish() }
-            state.observers = [:]
             state.reader.closeDescriptors()
+            defer { (state.observers, state.sourceSinks) = ([:], [:]) }
+            return (Array(state.observers.values), state.sourceSinks)
+        }
+        // Outside the lock: finish() runs the stream's onTermination, which takes it.
+        for observer in observers { observer.finish() }
+        Self.deliver(sinks.map { (.cancelled(source: $0.key), $0.value) })
+    }
+
+    /// Creates a data source for `kind` offering `mimeTypes`, sets it as the selection, and
+    /// registers `sink` for its events under the same lock, so no event can arrive unhandled.
+    func createSource(offering mimeTypes: [String], for kind: SelectionKind, sink: @escaping SourceSink) throws(WaylandError) -> UInt32 {
+        try withSessionAndState { (state: inout State) throws(WaylandError) -> UInt32 in
+            let source = try state.session.createSource(offering: mimeTypes, for: kind)
+            state.sourceSinks[source] = sink
+            return source
+        }
+    }
+
+    /// Destroys a source of ours and forgets its sink (no-op when already cancelled).
+    func destroySource(_ source: UInt32) {
+        _ = try? withSessionAndState { (state: inout State) throws(WaylandError) in
+            state.sourceSinks[source] = nil
+            state.session.destroySource(source)
+        }
+    }
+
+    /// Like ``withSession(_:)`` with the whole state.
+    private func withSessionAndState<Result: Sendable>(_ body: (inout State) throws(WaylandError) -> Result) throws(WaylandError) -> Result {
+        try state.withLock { (state: inout State) throws(WaylandError) -> Result in
+            if let failure = state.failure { throw failure }
+            if state.closed { throw WaylandError.connectionClosed }
+            let result = try body(&state)
+            try Self.flush(&state, socket)
+            return result
+        }
+    }
+
+    /// Hands source events to their sinks (outside the lock); a send nobody takes any more (its
+    /// source was just destroyed on our side) has its descriptor closed, never leaked.
+    private static func deliver(_ deliveries: [(SourceEvent, SourceSink?)]) {
+        for (event, sink) in deliveries {
+            if let sink {
+                sink(event)
+            } else if case .send(_, _, let descriptor) = event {
+                Glibc.close(descriptor)
+            }
         }
     }
 

@@ -40,6 +40,22 @@ public enum WaylandError: Error, Equatable, Sendable, CustomStringConvertible {
     case ownerGone(mimeType: String)
     /// A pipe for a transfer could not be made or read.
     case pipeFailed(errno: Int32)
+    /// The session has no data-control device yet (set-up not finished).
+    case notReady
+    /// A source must offer at least one MIME type (a selection nobody can read is no selection).
+    case noMIMETypes
+    /// A MIME type to offer is empty or longer than ``SourceLimits/maxMIMETypeLength`` bytes.
+    case invalidMIMEType(String)
+    /// The primary selection is asked for on zwlr data control version 1, which lacks it.
+    case primarySelectionUnsupported
+    /// The reader of a send closed its end before taking everything (`wl-paste | head`): the
+    /// end of that transfer, not a failure of the source.
+    case readerClosed(mimeType: String, bytesWritten: Int)
+    /// The reader of a send took nothing for the time given while the pipe was full: that
+    /// transfer is abandoned so the provider stops producing for nobody.
+    case readerStalled(mimeType: String, bytesWritten: Int)
+    /// A write to a send's descriptor failed otherwise, or came after the transfer ended.
+    case sendFailed(mimeType: String, errno: Int32)
 
     public var description: String {
         switch self {
@@ -79,6 +95,20 @@ public enum WaylandError: Error, Equatable, Sendable, CustomStringConvertible {
             "the Wayland selection owner went away before sending \(mimeType)"
         case .pipeFailed(let errno):
             "a pipe for a Wayland transfer failed: \(Self.reason(errno))"
+        case .notReady:
+            "the Wayland data-control device is not set up yet"
+        case .noMIMETypes:
+            "a Wayland selection source needs at least one MIME type"
+        case .invalidMIMEType(let mimeType):
+            "cannot offer the MIME type \"\(mimeType.prefix(80))\" on Wayland: it is empty or longer than \(SourceLimits.maxMIMETypeLength) bytes"
+        case .primarySelectionUnsupported:
+            "the Wayland compositor's data control (zwlr version 1) has no primary selection"
+        case .readerClosed(let mimeType, let bytes):
+            "the Wayland reader of \(mimeType) closed its pipe after \(bytes) bytes"
+        case .readerStalled(let mimeType, let bytes):
+            "the Wayland reader of \(mimeType) stopped reading after \(bytes) bytes; the transfer was abandoned"
+        case .sendFailed(let mimeType, let errno):
+            "writing \(mimeType) to a Wayland reader failed: \(Self.reason(errno))"
         }
     }
 

@@ -45,7 +45,12 @@ public struct DataControlSession: Sendable {
     /// The sync whose `done` moves the set-up on.
     private var setupSync: UInt64 = 0
     private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
-    private var deviceID: UInt32 = 0
+    var deviceID: UInt32 = 0
+    var managerID: UInt32 = 0
+    /// Our live data sources (created, not yet cancelled or destroyed), by object id.
+    var sources: [UInt32: SourceRecord] = [:]
+    /// What the compositor asked of our sources, in order; the connection drains it.
+    public var sourceEvents: [SourceEvent] = []
     /// Offers introduced by `data_offer`, with the MIME types announced so far.
     private var offerTypes: [UInt32: [String]] = [:]
     private var nextSerial: UInt64 = 1
@@ -129,7 +134,9 @@ public struct DataControlSession: Sendable {
             if case .string(let mimeType?) = arguments[0], offerTypes[event.objectID] != nil {
                 offerTypes[event.objectID]?.append(mimeType)
             }
-        case .dataControlManager, .dataControlSource:
+        case .dataControlSource(let p):
+            try handleSource(event, p)
+        case .dataControlManager:
             break
         }
         return []
@@ -161,7 +168,7 @@ public struct DataControlSession: Sendable {
             }
             let seatID = try bind(seat.key, .seat, version: min(seat.value.version, CoreProtocol.Seat.maxVersion))
             let version = min(managerVersion, p.maxVersion)
-            let managerID = try bind(managerName, .dataControlManager(p), version: version)
+            managerID = try bind(managerName, .dataControlManager(p), version: version)
             dataControl = p
             dataControlVersion = version
             deviceID = try newObject(.dataControlDevice(p))
@@ -183,7 +190,7 @@ public struct DataControlSession: Sendable {
         return id
     }
 
-    private mutating func newObject(_ interface: WaylandInterface) throws(WaylandError) -> UInt32 {
+    mutating func newObject(_ interface: WaylandInterface) throws(WaylandError) -> UInt32 {
         guard let id = ids.allocate() else { throw .connectionLost(errno: EMFILE) }  // out of client ids
         objects[id] = interface
         return id

@@ -8,7 +8,7 @@ import Dispatch
 /// It uses the compositor's first seat (data-control devices are per seat; a desktop session
 /// has one).
 public final class SelectionReader: Sendable {
-    private let core: ConnectionCore
+    let core: ConnectionCore
 
     /// The socket path it is connected to.
     public let socketPath: String
@@ -97,10 +97,12 @@ public final class SelectionReader: Sendable {
     /// Closes the connection (also on deinit); streams from ``changes()`` finish.
     public func close() {
         core.close()
-        core.state.withLock { state in
-            for observer in state.observers.values { observer.finish() }
-            state.observers = [:]
+        let observers = core.state.withLock { state in
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
         }
+        // Outside the lock: finish() runs the stream's onTermination, which takes it.
+        for observer in observers { observer.finish() }
     }
 
     /// Waits until the compositor has handled everything sent so far, up to `timeout`.
