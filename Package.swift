@@ -75,8 +75,8 @@ let package = Package(
         .target(name: "PasteboardWayland", dependencies: ["CPasteboardSystem"]),
         // X11 spoken directly (no libxcb or libX11, so the daemon stays free of display libraries and
         // statically linkable): DISPLAY and Xauthority, the connection setup, the requests, replies and
-        // events of selections and XFIXES, and the ICCCM selection reader. Blocking sockets with poll,
-        // one thread per connection: no NIO.
+        // events of selections and XFIXES, the ICCCM selection reader and owner (INCR both ways). Blocking
+        // sockets with poll, one thread per connection: no NIO.
         .target(name: "PasteboardX11"),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),

@@ -24,6 +24,10 @@ public final class X11Connection {
     /// Requests whose X errors the caller expects and ignores (e.g. SendEvent to a window
     /// that may be gone).
     private var ignoredErrors: Set<UInt64> = []
+    /// Told about each X error of a request sent `ignoringErrors` (with that request's full
+    /// sequence number), instead of it being dropped unseen: how the selection owner learns that
+    /// a requestor's window is gone (BadWindow) and abandons that transfer at once.
+    public var ignoredErrorHandler: ((UInt64, X11ProtocolError) -> Void)?
     private var events: [X11Event] = []
     private var eventsStart = 0
     private var nextResource: UInt32 = 0
@@ -173,6 +177,26 @@ public final class X11Connection {
         }
     }
 
+    /// The first queued or arriving event that `matches` accepts, or nil once `deadline` (nil:
+    /// none) passes or `wakeup` is signalled: the wait of an event loop that has other work
+    /// (the selection owner's transfers, fed from other tasks) and deadlines of its own, so
+    /// neither is an error here. A wakeup is noticed at once, not at the next poll slice.
+    public func waitForEvent(until deadline: ContinuousClock.Instant?, wakeup: X11Wakeup?, where matches: (X11Event) -> Bool) throws(X11Error) -> X11Event? {
+        var scanned = eventsStart
+        while true {
+            while scanned < events.count {
+                if matches(events[scanned]) { return takeEvent(at: scanned) }
+                scanned += 1
+            }
+            switch try socket.waitReadable(until: deadline, wakeup: wakeup, cancellation: cancellation) {
+            case .wakeup, .deadline: return nil
+            case .socket:
+                // The server writes whole packets: the rest of one that began arrives promptly.
+                try readPacket(deadline: X11Deadline(after: .seconds(10)), what: "the rest of a packet from the X server")
+            }
+        }
+    }
+
     /// Drops every queued event that `matches` accepts (stale notifications before a new transfer).
     public func discardEvents(where matches: (X11Event) -> Bool) {
         guard events[eventsStart...].contains(where: matches) else { return }
@@ -210,8 +234,11 @@ public final class X11Connection {
             do { error = try X11ProtocolError.decode(packet[...]) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
             let sequence = fullSequence(error.sequence)
             awaitingReply.remove(sequence)
-            if ignoredErrors.remove(sequence) != nil { return }
             error.requestName = name(of: sequence)
+            if ignoredErrors.remove(sequence) != nil {
+                ignoredErrorHandler?(sequence, error)
+                return
+            }
             throw .request(error)
         case 1:
             let sequence = fullSequence(UInt16(packet[2]) | UInt16(packet[3]) << 8)

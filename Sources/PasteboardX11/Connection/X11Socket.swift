@@ -161,6 +161,37 @@ final class X11Socket {
         }
     }
 
+    /// What ended `waitReadable`.
+    enum Readiness { case socket, wakeup, deadline }
+
+    /// Sleeps until the server sent bytes (or some are buffered), `wakeup` was signalled, or
+    /// `deadline` (nil: none) passed; checks cancellation every poll slice.
+    func waitReadable(until deadline: ContinuousClock.Instant?, wakeup: X11Wakeup?, cancellation: X11Cancellation?) throws(X11Error) -> Readiness {
+        if start < end { return .socket }
+        while true {
+            if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
+            var slice = Self.pollSlice
+            if let deadline {
+                let left = deadline - .now
+                if left <= .zero { return .deadline }
+                slice = min(slice, left)
+            }
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup?.readFD ?? -1, events: Int16(POLLIN), revents: 0)]
+            let milliseconds = Int32(max(1, slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&descriptors, 2, milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 { continue }
+            if descriptors[1].revents != 0, let wakeup {
+                wakeup.drain()
+                return .wakeup
+            }
+            return .socket
+        }
+    }
+
     /// Whether bytes are already buffered (so an event may be read without waiting).
     var hasBufferedBytes: Bool { start < end }
 

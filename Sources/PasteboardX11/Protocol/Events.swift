@@ -6,6 +6,9 @@ public enum X11Event: Equatable, Sendable {
     case selectionRequest(SelectionRequest)
     case selectionNotify(SelectionNotify)
     case xfixesSelectionNotify(XFixesSelectionNotify)
+    /// A window was destroyed: the selection owner selects StructureNotify on each requestor's
+    /// window so a requestor that exits mid-INCR ends its transfer at once.
+    case destroyNotify(DestroyNotify)
     /// Any other event: its code (without the SendEvent bit) and bytes.
     case other(code: UInt8, bytes: [UInt8])
 
@@ -15,6 +18,12 @@ public enum X11Event: Equatable, Sendable {
         public let time: X11Timestamp
         /// True for NewValue, false for Deleted.
         public let isNewValue: Bool
+    }
+
+    public struct DestroyNotify: Equatable, Sendable {
+        /// The window the event was selected on (the destroyed one, or its parent).
+        public let event: WindowID
+        public let window: WindowID
     }
 
     public struct SelectionClear: Equatable, Sendable {
@@ -87,6 +96,8 @@ public enum X11Event: Equatable, Sendable {
         let detail = try reader.u8()
         try reader.skip(2)  // sequence
         switch code {
+        case 17:
+            return .destroyNotify(DestroyNotify(event: WindowID(try reader.u32()), window: WindowID(try reader.u32())))
         case 28:
             let window = WindowID(try reader.u32()), atom = Atom(try reader.u32()), time = try reader.u32()
             return .propertyNotify(PropertyNotify(window: window, atom: atom, time: time, isNewValue: try reader.u8() == 0))

@@ -10,6 +10,8 @@ public struct Atom: RawRepresentable, Hashable, Sendable, CustomStringConvertibl
     public static let primary = Atom(1)
     public static let secondary = Atom(2)
     public static let atom = Atom(4)
+    /// The type of a TIMESTAMP answer (format 32).
+    public static let integer = Atom(19)
     public static let string = Atom(31)
     public static let window = Atom(33)
 

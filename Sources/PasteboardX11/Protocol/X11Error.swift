@@ -27,6 +27,9 @@ public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
     case conversionRefused(selection: String, target: String)
     /// The owner gave up ownership or went away in the middle of a transfer.
     case ownerGone(selection: String)
+    /// SetSelectionOwner did not make us the owner (GetSelectionOwner names `owner`): another
+    /// client took the selection with a later time.
+    case ownershipNotTaken(selection: String, owner: WindowID)
     /// An extension the operation needs (XFIXES) is missing.
     case extensionMissing(String)
     /// A caller-supplied value cannot be sent (e.g. a request over the server's maximum length).
@@ -47,6 +50,7 @@ public enum X11Error: Error, Equatable, Sendable, CustomStringConvertible {
         case let .noOwner(selection): "selection \(selection) has no owner"
         case let .conversionRefused(selection, target): "the owner of \(selection) refused to convert it to \(target)"
         case let .ownerGone(selection): "the owner of \(selection) went away during the transfer"
+        case let .ownershipNotTaken(selection, owner): "could not take the selection \(selection): its owner is \(owner), not our window"
         case let .extensionMissing(name): "the X server lacks the \(name) extension"
         case let .invalidArgument(detail): detail
         }

@@ -1,6 +1,8 @@
 /// Event mask bits (protocol spec, SETofEVENT) this module selects.
 public enum EventMask {
     public static let propertyChange: UInt32 = 0x0040_0000
+    /// DestroyNotify (among others) when the window is destroyed.
+    public static let structureNotify: UInt32 = 0x0002_0000
 }
 
 extension X11Request {
@@ -19,6 +21,17 @@ extension X11Request {
             writer.u16(2)  // class InputOnly
             writer.u32(0)  // visual CopyFromParent
             writer.u32(0x800)  // value mask: event-mask
+            writer.u32(eventMask)
+        }
+    }
+
+    /// ChangeWindowAttributes (2) setting only the event mask (value-mask bit 0x800): which
+    /// events of `window` this client receives. Each client has its own mask on a window, so
+    /// selecting on another client's window (a selection requestor's) does not disturb it.
+    public static func changeEventMask(_ window: WindowID, eventMask: UInt32) -> X11Request {
+        core("ChangeWindowAttributes", opcode: 2, expectsReply: false) { writer in
+            writer.u32(window.rawValue)
+            writer.u32(0x800)
             writer.u32(eventMask)
         }
     }

@@ -1,0 +1,121 @@
+@testable import PasteboardX11
+import XCTest
+
+/// The selection owner's pure parts: how data is cut from the server's maximum request length,
+/// the plumbing answers byte for byte, MULTIPLE pairs read with every malformed form refused,
+/// and the chunk writer's backpressure.
+final class SelectionOwnerPlanningTests: XCTestCase {
+    private func le32(_ value: UInt32) -> [UInt8] { [UInt8(value & 0xff), UInt8(value >> 8 & 0xff), UInt8(value >> 16 & 0xff), UInt8(value >> 24)] }
+
+    func testChunkSizeComesFromTheMaximumRequestLength() throws {
+        // Xvfb and Xorg without BIG-REQUESTS: 65535 units of 4 bytes, less ChangeProperty's 24.
+        let xvfb = try SelectionTransferSizing(maximumRequestLength: 65535)
+        XCTAssertEqual(xvfb.chunkBytes, 262_140 - 24)
+        XCTAssertEqual(xvfb.bufferBytes, 2 * (262_140 - 24))
+        // The protocol's minimum of 4096 bytes.
+        let smallest = try SelectionTransferSizing(maximumRequestLength: 1024)
+        XCTAssertEqual(smallest.chunkBytes, 4096 - 24)
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestLength: 1023))
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestLength: 0))
+        // A preferred chunk is honoured below the limit, never above it.
+        XCTAssertEqual(try SelectionTransferSizing(maximumRequestLength: 65535, preferredChunkBytes: 1000).chunkBytes, 1000)
+        XCTAssertEqual(try SelectionTransferSizing(maximumRequestLength: 1024, preferredChunkBytes: 1 << 20).chunkBytes, 4072)
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestLength: 65535, preferredChunkBytes: 0))
+        // Every chunk fits one request: header + data padded to 4 ≤ the maximum.
+        for units: UInt16 in [1024, 1025, 4097, 65535] {
+            let sizing = try SelectionTransferSizing(maximumRequestLength: units)
+            let request = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, data: [UInt8](repeating: 7, count: sizing.chunkBytes))
+            XCTAssertEqual(request.bytes.count, Int(units) * 4)
+        }
+    }
+
+    func testWholeOrIncrementalIsDecidedFromWhatIsBuffered() throws {
+        let sizing = try SelectionTransferSizing(maximumRequestLength: 1024)  // 4072-byte chunks
+        XCTAssertEqual(sizing.decide(buffered: 0, finished: false), .wait)
+        XCTAssertEqual(sizing.decide(buffered: 0, finished: true), .whole, "empty data is one empty property")
+        XCTAssertEqual(sizing.decide(buffered: 4072, finished: false), .wait, "it may still end within one chunk")
+        XCTAssertEqual(sizing.decide(buffered: 4072, finished: true), .whole)
+        XCTAssertEqual(sizing.decide(buffered: 4073, finished: false), .incremental)
+        XCTAssertEqual(sizing.decide(buffered: 4073, finished: true), .incremental)
+        XCTAssertEqual(sizing.incrementalSizeBound(buffered: 4073), 4073)
+        XCTAssertEqual(sizing.incrementalSizeBound(buffered: Int(UInt32.max) + 10), UInt32.max, "clamped to the property's 32 bits")
+        XCTAssertEqual(sizing.requestCount(byteCount: 4072), 1)
+        XCTAssertEqual(sizing.requestCount(byteCount: 4073), 1 + 2 + 1, "header, a full and a partial chunk, the end")
+        let xvfb = try SelectionTransferSizing(maximumRequestLength: 65535)
+        XCTAssertEqual(xvfb.requestCount(byteCount: 20 << 20), 1 + 81 + 1, "20 MiB in 81 chunks of 262116 bytes")
+    }
+
+    func testTargetsAndTimestampAnswers() {
+        let targets = SelectionReplyEncoding.targets(offered: [Atom(300), Atom(301), Atom(300), Atom(200)], targets: Atom(200), timestamp: Atom(201), multiple: Atom(202))
+        XCTAssertEqual(targets, [Atom(200), Atom(201), Atom(202), Atom(300), Atom(301)], "plumbing first, each once, the owner's order kept")
+        XCTAssertEqual(SelectionReplyEncoding.atomList([Atom(0x0102_0304), Atom(5)]), [4, 3, 2, 1, 5, 0, 0, 0])
+        XCTAssertEqual(SelectionReplyEncoding.atomList([]), [])
+        XCTAssertEqual(SelectionReplyEncoding.timestamp(0xdead_beef), le32(0xdead_beef))
+    }
+
+    func testMultiplePairsAreReadAndWrittenBack() throws {
+        let atomPair = Atom(250)
+        let data = le32(10) + le32(11) + le32(12) + le32(13)
+        let pairs = try SelectionReplyEncoding.atomPairs(PropertyValue(type: atomPair, format: 32, bytesAfter: 0, data: data), atomPair: atomPair)
+        XCTAssertEqual(pairs, [AtomPair(target: Atom(10), property: Atom(11)), AtomPair(target: Atom(12), property: Atom(13))])
+        XCTAssertEqual(try SelectionReplyEncoding.atomPairs(PropertyValue(type: .atom, format: 32, bytesAfter: 0, data: data), atomPair: atomPair).count, 2, "ATOM from older clients")
+        var refused = pairs
+        refused[1].property = .none
+        XCTAssertEqual(SelectionReplyEncoding.encodeAtomPairs(refused), le32(10) + le32(11) + le32(12) + le32(0))
+        XCTAssertEqual(try SelectionReplyEncoding.atomPairs(PropertyValue(type: atomPair, format: 32, bytesAfter: 0, data: []), atomPair: atomPair), [])
+
+        let malformed: [(PropertyValue, String)] = [
+            (PropertyValue(type: .none, format: 0, bytesAfter: 0, data: []), "missing"),
+            (PropertyValue(type: .string, format: 32, bytesAfter: 0, data: data), "type"),
+            (PropertyValue(type: atomPair, format: 8, bytesAfter: 0, data: data), "format"),
+            (PropertyValue(type: atomPair, format: 32, bytesAfter: 0, data: le32(10) + le32(11) + le32(12)), "odd count"),
+            (PropertyValue(type: atomPair, format: 32, bytesAfter: 0, data: data + [1, 2]), "partial item"),
+            (PropertyValue(type: atomPair, format: 32, bytesAfter: 8, data: data), "more than read"),
+            (PropertyValue(type: atomPair, format: 32, bytesAfter: 0, data: [UInt8](repeating: 1, count: 8 * 4097)), "too many pairs"),
+        ]
+        for (value, what) in malformed {
+            XCTAssertThrowsError(try SelectionReplyEncoding.atomPairs(value, atomPair: atomPair), what) { error in
+                guard case .malformedFromServer = error as? X11Error else { return XCTFail("\(what): \(error)") }
+            }
+        }
+    }
+
+    func testOwnerRequestsAndDestroyNotifyEncoding() throws {
+        XCTAssertEqual(X11Request.changeEventMask(WindowID(0x0040_0002), eventMask: EventMask.propertyChange | EventMask.structureNotify).bytes,
+                       [2, 0, 4, 0] + le32(0x0040_0002) + le32(0x800) + le32(0x0042_0000))
+        var packet: [UInt8] = [17 | 0x80, 0, 9, 0] + le32(0x111) + le32(0x222)
+        packet += [UInt8](repeating: 0, count: 32 - packet.count)
+        XCTAssertEqual(try X11Event.decode(packet[...]), .destroyNotify(.init(event: WindowID(0x111), window: WindowID(0x222))))
+        XCTAssertThrowsError(try X11Event.decode(packet.prefix(31)))
+    }
+
+    func testTheChunkWriterWaitsForRoomAndThrowsOnceAbandoned() async throws {
+        let writer = SelectionChunkWriter(capacity: 10, wakeup: try X11Wakeup())
+        try await writer.write([1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(writer.snapshot.buffered, 6)
+        let second = Task { try await writer.write([7, 8, 9, 10, 11, 12]) }  // 12 > 10: waits
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertEqual(writer.snapshot.buffered, 12)
+        XCTAssertEqual(writer.take(upTo: 4), [1, 2, 3, 4], "pieces split")
+        try await second.value
+        XCTAssertEqual(writer.take(upTo: 100), [5, 6, 7, 8, 9, 10, 11, 12], "pieces joined")
+        writer.finish()
+        XCTAssertTrue(writer.snapshot.finished)
+
+        let abandoned = SelectionChunkWriter(capacity: 4, wakeup: try X11Wakeup())
+        let blocked = Task { try await abandoned.write([UInt8](repeating: 0, count: 8)) }
+        try await Task.sleep(for: .milliseconds(50))
+        abandoned.abandon(reason: "the requestor went away")
+        do {
+            try await blocked.value
+            XCTFail("a blocked write must throw once abandoned")
+        } catch let error as SelectionTransferAbandoned {
+            XCTAssertEqual(error.reason, "the requestor went away")
+        }
+        do {
+            try await abandoned.write([1])
+            XCTFail("a later write must throw")
+        } catch is SelectionTransferAbandoned {}
+        XCTAssertEqual(abandoned.snapshot.buffered, 0)
+    }
+}
