@@ -78,6 +78,10 @@ let package = Package(
         // events of selections and XFIXES, the ICCCM selection reader and owner (INCR both ways). Blocking
         // sockets with poll, one thread per connection: no NIO.
         .target(name: "PasteboardX11"),
+        // The desktop bridge, a client of the daemon through the public library as a third-party
+        // clipboard tool would be: for now the X11 importer (a desktop copy becomes a pasteboard
+        // item, small text captured at once, the rest fetched from the X owner when loaded).
+        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardX11"]),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
@@ -151,10 +155,11 @@ let package = Package(
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
         .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing"]),
         .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
+        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
-            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11"]
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11", "PasteboardDesktop"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,8 +15,10 @@ extension X11Connection {
     /// Calls `handler` for every owner change of `selections` (XFixesSelectSelectionInput on a
     /// window of its own), until `handler` returns false. No polling: the server tells us.
     /// Throws `.cancelled` when cancelled, `.timedOut` when `idleTimeout` passes without a change.
+    /// `onWatching` runs once the server selected the notifications: a change from then on is
+    /// reported, so a caller that looks at the current owner there misses none.
     public func watchOwnerChanges(
-        selections: [String], idleTimeout: Duration? = nil, handler: (OwnerChange) throws -> Bool
+        selections: [String], idleTimeout: Duration? = nil, onWatching: () -> Void = {}, handler: (OwnerChange) throws -> Bool
     ) throws(X11Error) {
         let xfixes = try enableXFixes()
         let atoms = try internAtoms(selections)
@@ -26,6 +28,7 @@ extension X11Connection {
             try send(XFixes.selectSelectionInput(majorOpcode: xfixes.majorOpcode, window: window, selection: atom, mask: .all))
         }
         try sync()
+        onWatching()
         while true {
             let event = try nextEvent(deadline: idleTimeout.map { X11Deadline(after: $0) }, what: "an owner change of \(selections.joined(separator: ", "))") { event in
                 if case let .xfixesSelectionNotify(notify) = event { return notify.window == window }

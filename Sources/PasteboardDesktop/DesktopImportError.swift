@@ -1,0 +1,29 @@
+import PasteboardX11
+
+/// Why a representation could not be fetched from the desktop owner. A load handler throwing
+/// it makes the daemon report `source-unavailable` to the destination, with this text.
+public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
+    /// The owner that offered the data has gone, or another client owns the selection now.
+    case ownerGone(selection: String, target: String)
+    /// Talking to the X server or the owner failed (the owner refused, did not answer within
+    /// the bounded wait, or the display went away).
+    case fetchFailed(selection: String, target: String, reason: String)
+    /// A converted representation (Latin-1 text, a GNOME file list) is converted whole, so it
+    /// may not exceed `limit` bytes.
+    case tooLargeToConvert(target: String, limit: Int)
+    /// The destination stopped loading.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case let .ownerGone(selection, target):
+            "the desktop application that copied \(target) to \(selection) is gone (its data went with it)"
+        case let .fetchFailed(selection, target, reason):
+            "cannot fetch \(target) from the owner of \(selection): \(reason)"
+        case let .tooLargeToConvert(target, limit):
+            "\(target) is over \(limit) bytes, the most the bridge converts"
+        case .cancelled:
+            "cancelled"
+        }
+    }
+}

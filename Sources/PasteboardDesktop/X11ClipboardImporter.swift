@@ -1,0 +1,117 @@
+import Pasteboard
+import PasteboardTypes
+import PasteboardX11
+
+/// The first direction of the X11 bridge: a desktop application's copy becomes a pasteboard item.
+///
+/// A watcher thread hears of each new owner of the selection through XFIXES (no polling),
+/// reads its TARGETS, maps them with `DesktopTypeMapping` and captures the plain text at once
+/// (`DesktopImportPlan`, within `captureBudget`). The async side then puts ONE item on the
+/// pasteboard: the captured text as eager bytes (so it still pastes after the application
+/// quits) and every other representation, in the owner's order, as a promise fetched from the
+/// owner only when a destination loads it (`X11TargetFetch`). The promises are served by the
+/// pasteboard connection until the next owner change replaces the item.
+///
+/// Owner changes to the bridge's own windows (`ownWindows`) are its own echo and ignored; so
+/// is a selection lost without a new owner (the item stays; its promises then fail with
+/// `DesktopImportError.ownerGone`, which the daemon reports as `source-unavailable`).
+public struct X11ClipboardImporter: Sendable {
+    /// What the importer did, for a log line or a test to wait on.
+    public enum Event: Sendable, Equatable {
+        /// Watching the selection for owner changes.
+        case watching
+        /// A new owner's offer is on the pasteboard: its types, and which were captured.
+        case imported(changeCount: Int, types: [TypeIdentifier], captured: [TypeIdentifier])
+        /// An owner change was not imported (it offered nothing we map, it vanished at once, ...).
+        case skipped(String)
+    }
+
+    /// The client name of the bridge's connections.
+    public static let clientName = "pasteboard-desktop"
+
+    public var display: X11Display
+    public var selection: DesktopSelection
+    public var mapping: DesktopTypeMapping
+    public var ownWindows: DesktopOwnWindows
+    /// The most bytes of text captured at once; larger text stays lazy.
+    public var captureBudget = DesktopImportPlan.defaultCaptureBudget
+
+    public init(display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping, ownWindows: DesktopOwnWindows = DesktopOwnWindows()) {
+        self.display = display
+        self.selection = selection
+        self.mapping = mapping
+        self.ownWindows = ownWindows
+    }
+
+    /// Connects to the daemon at `socketPath` as `pasteboard-desktop` and runs until cancelled
+    /// (see `run(on:)`).
+    public func run(socketPath: String = PasteboardConnection.defaultSocketPath, autoStart: Bool = false, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
+        try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: Self.clientName, autoStart: autoStart) { connection in
+            try await run(on: connection, onEvent: onEvent)
+        }
+    }
+
+    /// Imports every new owner of the selection onto its pasteboard through `connection`, until
+    /// the task is cancelled (returns) or the X connection fails (throws).
+    public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
+        // Only the newest offer matters: one that arrives while the last is being put on the
+        // pasteboard replaces any that waits.
+        let (offers, sink) = AsyncThrowingStream.makeStream(of: OwnerOffer.self, bufferingPolicy: .bufferingNewest(1))
+        let x11: X11Connection
+        do { x11 = try display.connect() } catch { throw DesktopImportError.fetchFailed(selection: selection.x11Name, target: "TARGETS", reason: error.description) }
+        let cancellation = x11.cancellation
+        let watcher = OwnerWatcher(importer: self, connection: x11)
+        DetachedThread.run {
+            defer { watcher.connection.close() }
+            do throws(X11Error) {
+                try watcher.watch(onEvent: onEvent) { sink.yield($0) }
+                sink.finish()
+            } catch .cancelled {
+                sink.finish()
+            } catch {
+                sink.finish(throwing: DesktopImportError.fetchFailed(selection: selection.x11Name, target: "TARGETS", reason: error.description))
+            }
+        }
+        let board = Pasteboard(name: selection.pasteboardName, connection: connection)
+        try await withTaskCancellationHandler {
+            for try await offer in offers {
+                let provider = item(for: offer)
+                do {
+                    let changeCount = try await board.setItems([provider])
+                    onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
+                } catch is CancellationError {
+                    return
+                } catch {
+                    onEvent(.skipped("the pasteboard refused the copy: \(error)"))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// The item for `offer`: captured bytes eager, the rest promised, in the owner's order.
+    func item(for offer: OwnerOffer) -> ItemProvider {
+        var provider = ItemProvider(sensitive: offer.plan.isSensitive)
+        for entry in offer.plan.entries {
+            let representation = entry.representation
+            if let bytes = offer.captured[representation.type] {
+                provider.registerData(bytes, for: representation.type)
+            } else {
+                let fetch = X11TargetFetch(display: display, selection: selection.x11Name, representation: representation, owner: offer.owner)
+                provider.registerDataRepresentation(for: representation.type) { writer in
+                    try await fetch.stream(into: writer)
+                }
+            }
+        }
+        return provider
+    }
+}
+
+/// A new owner's offer, read on the watcher thread.
+struct OwnerOffer: Sendable {
+    let owner: WindowID
+    let plan: DesktopImportPlan
+    /// The captured representations' bytes (converted), by type.
+    let captured: [TypeIdentifier: [UInt8]]
+}

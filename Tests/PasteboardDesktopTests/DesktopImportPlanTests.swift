@@ -1,0 +1,44 @@
+import PasteboardDesktop
+import PasteboardTypes
+import XCTest
+
+/// Which representations of real owners' offers are captured at once and which stay lazy.
+final class DesktopImportPlanTests: XCTestCase {
+    private let mapping = DesktopTypeMapping(registry: .builtIn)
+
+    private func plan(_ offered: [String]) -> [String] {
+        DesktopImportPlan(offer: mapping.representations(forOffered: offered)).entries.map {
+            "\($0.representation.type.rawValue):\($0.handling == .capture ? "capture" : "promise")"
+        }
+    }
+
+    func testXclipsTextIsCaptured() {
+        XCTAssertEqual(plan(["TARGETS", "UTF8_STRING"]), ["public.utf8-plain-text:capture"])
+    }
+
+    func testAnImageIsAPromise() {
+        XCTAssertEqual(plan(["TARGETS", "image/png"]), ["public.png:promise"])
+    }
+
+    func testABrowsersOfferCapturesOnlyTheTextInTheOwnersOrder() {
+        let entries = plan(["TIMESTAMP", "TARGETS", "text/html", "UTF8_STRING", "STRING", "image/png"])
+        XCTAssertEqual(entries, ["public.html:promise", "public.utf8-plain-text:capture", "public.png:promise"])
+    }
+
+    func testACapturedLatin1TextKeepsItsConversion() {
+        let made = DesktopImportPlan(offer: mapping.representations(forOffered: ["STRING"]))
+        XCTAssertEqual(made.captured.map(\.target), ["STRING"])
+        XCTAssertEqual(made.captured.first?.conversion, .latin1ToUTF8)
+        XCTAssertTrue(made.promised.isEmpty)
+    }
+
+    func testAConcealedOfferIsSensitive() {
+        let made = DesktopImportPlan(offer: mapping.representations(forOffered: ["UTF8_STRING", DesktopTypeMapping.concealedTarget]))
+        XCTAssertTrue(made.isSensitive)
+        XCTAssertFalse(DesktopImportPlan(offer: mapping.representations(forOffered: ["UTF8_STRING"])).isSensitive)
+    }
+
+    func testTheCaptureBudgetIsOneMebibyte() {
+        XCTAssertEqual(DesktopImportPlan.defaultCaptureBudget, 1_048_576)
+    }
+}
