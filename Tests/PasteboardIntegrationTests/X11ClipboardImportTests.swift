@@ -1,0 +1,108 @@
+import Foundation
+import PasteboardDesktop
+import PasteboardTypes
+import PasteboardX11
+import Synchronization
+import XCTest
+
+/// The X11 importer against a real Xvfb, real xclip owners and a real pasteboardd: a desktop
+/// copy becomes a pasteboard item, its text captured at once, the rest fetched when pasted.
+final class X11ClipboardImportTests: IntegrationTestCase {
+    private var server: XvfbServer?
+    private var peers: [ToolProcess] = []
+    private var importer: Task<Void, any Error>?
+    private let events = EventLog()
+
+    override func tearDown() {
+        importer?.cancel()
+        for peer in peers { peer.stop() }
+        peers = []
+        server?.stop()
+        super.tearDown()
+    }
+
+    /// Starts Xvfb and the importer of CLIPBOARD against this test's daemon; returns once it watches.
+    private func startImporter() throws -> XvfbServer {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
+        let server = try XvfbServer(sandbox: sandbox)
+        self.server = server
+        let display = X11Display(
+            displayName: server.display,
+            environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        let importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn))
+        let socketPath = sandbox.socketPath
+        let events = self.events
+        self.importer = Task {
+            try await importer.run(socketPath: socketPath) { event in events.append(event) }
+        }
+        XCTAssertTrue(eventually(timeout: 10) { events.withLock { $0.contains(.watching) } }, "the importer never watched: \(events.withLock { $0 })")
+        return server
+    }
+
+    /// The importer's events, shared with its task.
+    final class EventLog: Sendable {
+        private let events = Mutex<[X11ClipboardImporter.Event]>([])
+        func append(_ event: X11ClipboardImporter.Event) { events.withLock { $0.append(event) } }
+        func withLock<R>(_ body: ([X11ClipboardImporter.Event]) -> R) -> R { events.withLock { body($0) } }
+    }
+
+    /// How many copies the importer put on the pasteboard so far.
+    private var importedCount: Int {
+        events.withLock { $0.filter { if case .imported = $0 { true } else { false } }.count }
+    }
+
+    /// Starts `xclip -i` owning CLIPBOARD with the file at `path` and waits until it is imported.
+    private func copyWithXclip(_ server: XvfbServer, file path: String, target: String? = nil) throws -> ToolProcess {
+        let before = importedCount
+        var arguments = ["-display", server.display, "-selection", "clipboard", "-quiet", "-i"]
+        if let target { arguments += ["-t", target] }
+        var environment = sandbox.environment()
+        environment.removeValue(forKey: "DISPLAY")
+        let peer = try ToolProcess("/usr/bin/xclip", arguments + [path], environment: environment, in: sandbox)
+        peers.append(peer)
+        XCTAssertTrue(eventually(timeout: 10) { importedCount > before }, "xclip's copy was never imported: \(events.withLock { $0 }) \(peer.stderrLines)")
+        return peer
+    }
+
+    /// The first item's representations as (type, lazy) pairs, from `pb list --json`.
+    private func representations() throws -> [String] {
+        let items = try XCTUnwrap(listing()["items"] as? [[String: Any]])
+        let first = try XCTUnwrap(items.first?["representations"] as? [[String: Any]])
+        return first.map { "\($0["type"] as? String ?? "?")\(($0["lazy"] as? Bool) == true ? " lazy" : "")" }
+    }
+
+    func testCopiedTextIsCapturedAndStillPastesAfterTheOwnerQuits() throws {
+        let server = try startImporter()
+        let path = sandbox.path("text.txt")
+        try Data("Grüße from the desktop\n".utf8).write(to: URL(fileURLWithPath: path))
+        let xclip = try copyWithXclip(server, file: path)
+        XCTAssertEqual(try representations(), ["public.utf8-plain-text"])
+        XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "Grüße from the desktop\n")
+        xclip.stop()
+        XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "Grüße from the desktop\n")
+    }
+
+    func testACopiedImageIsLazyAndFetchedByteForByteWhenPasted() throws {
+        let server = try startImporter()
+        let path = sandbox.path("picture.png")
+        let png = PNGFixture.make(width: 200, height: 150, seed: 7)
+        try png.write(to: URL(fileURLWithPath: path))
+        let xclip = try copyWithXclip(server, file: path, target: "image/png")
+        XCTAssertEqual(try representations(), ["public.png lazy"])
+        XCTAssertEqual(try pbOK("paste", "-t", "public.png").stdout, png)
+        // The owner gone, the promise fails clearly instead of hanging.
+        xclip.stop()
+        let failed = try pb("paste", "-t", "public.png")
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertTrue(failed.stderr.contains("is gone"), failed.stderr)
+    }
+
+    func testALargeImageStreamsThroughINCRIntact() throws {
+        let server = try startImporter()
+        let path = sandbox.path("large.png")
+        try PNGFixture.writeLarge(to: path, size: 6 << 20)
+        _ = try copyWithXclip(server, file: path, target: "image/png")
+        XCTAssertEqual(try representations(), ["public.png lazy"])
+        XCTAssertEqual(try pbOK("paste", "-t", "public.png").stdout, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
