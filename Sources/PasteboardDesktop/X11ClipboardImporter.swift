@@ -73,6 +73,8 @@ public struct X11ClipboardImporter: Sendable {
             }
         }
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
+        // However this ends, the watcher thread ends with it.
+        defer { cancellation.cancel() }
         try await withTaskCancellationHandler {
             for try await offer in offers {
                 let provider = item(for: offer)

@@ -27,6 +27,9 @@ struct X11TargetFetch: Sendable {
         DetachedThread.run {
             channel.finish(Self.read(display: display, selection: selection, target: target, owner: owner, into: channel))
         }
+        // However the writing ends (done, the writer failed, cancelled), the X thread must not
+        // stay blocked on a full channel.
+        defer { channel.cancel() }
         try await withTaskCancellationHandler {
             if representation.conversion == .none {
                 while let chunk = try await channel.next() {

@@ -22,14 +22,12 @@ final class X11ClipboardImportTests: IntegrationTestCase {
     }
 
     /// Starts Xvfb and the importer of CLIPBOARD against this test's daemon; returns once it watches.
-    private func startImporter() throws -> XvfbServer {
+    private func startImporter(ownWindows: DesktopOwnWindows = DesktopOwnWindows()) throws -> XvfbServer {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
-        let display = X11Display(
-            displayName: server.display,
-            environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
-        let importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn))
+        let display = self.display(server)
+        let importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn), ownWindows: ownWindows)
         let socketPath = sandbox.socketPath
         let events = self.events
         self.importer = Task {
@@ -44,6 +42,11 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         private let events = Mutex<[X11ClipboardImporter.Event]>([])
         func append(_ event: X11ClipboardImporter.Event) { events.withLock { $0.append(event) } }
         func withLock<R>(_ body: ([X11ClipboardImporter.Event]) -> R) -> R { events.withLock { body($0) } }
+    }
+
+    /// The test's display, with no cookie file (Xvfb runs without access control).
+    private func display(_ server: XvfbServer) -> X11Display {
+        X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
     }
 
     /// How many copies the importer put on the pasteboard so far.
@@ -104,5 +107,45 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         _ = try copyWithXclip(server, file: path, target: "image/png")
         XCTAssertEqual(try representations(), ["public.png lazy"])
         XCTAssertEqual(try pbOK("paste", "-t", "public.png").stdout, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    func testTheBridgesOwnWindowTakingTheSelectionIsNotImported() throws {
+        let ownWindows = DesktopOwnWindows()
+        let server = try startImporter(ownWindows: ownWindows)
+        let connection = try X11Connection.connect(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        defer { connection.close() }
+        let window = try connection.createWindow()
+        ownWindows.insert(window)
+        try connection.send(.setSelectionOwner(window, selection: try connection.atom("CLIPBOARD"), time: currentTime))
+        try connection.sync()
+        Thread.sleep(forTimeInterval: 1)
+        XCTAssertEqual(importedCount, 0, "\(events.withLock { $0 })")
+        XCTAssertEqual(events.withLock { $0 }, [.watching], "our own ownership was looked at as a copy")
+        // A foreign owner after ours is imported as usual.
+        let path = sandbox.path("text.txt")
+        try Data("after our own".utf8).write(to: URL(fileURLWithPath: path))
+        _ = try copyWithXclip(server, file: path)
+        XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "after our own")
+    }
+
+    func testAnOwnerFromBeforeTheImporterStartedIsImported() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
+        let server = try XvfbServer(sandbox: sandbox)
+        self.server = server
+        let path = sandbox.path("text.txt")
+        try Data("copied before".utf8).write(to: URL(fileURLWithPath: path))
+        var environment = sandbox.environment()
+        environment.removeValue(forKey: "DISPLAY")
+        peers.append(try ToolProcess("/usr/bin/xclip", ["-display", server.display, "-selection", "clipboard", "-quiet", "-i", path], environment: environment, in: sandbox))
+        let connection = try X11Connection.connect(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        defer { connection.close() }
+        let atom = try connection.atom("CLIPBOARD")
+        XCTAssertTrue(eventually(timeout: 10) { (try? X11Reply.getSelectionOwner(connection.roundTrip(.getSelectionOwner(atom)))) != WindowID.none })
+        let events = self.events
+        let importer = X11ClipboardImporter(display: display(server), mapping: DesktopTypeMapping(registry: .builtIn))
+        let socketPath = sandbox.socketPath
+        self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
+        XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.withLock { $0 })")
+        XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "copied before")
     }
 }
