@@ -22,12 +22,13 @@ final class X11ClipboardImportTests: IntegrationTestCase {
     }
 
     /// Starts Xvfb and the importer of CLIPBOARD against this test's daemon; returns once it watches.
-    private func startImporter(ownWindows: DesktopOwnWindows = DesktopOwnWindows()) throws -> XvfbServer {
+    private func startImporter(ownWindows: DesktopOwnWindows = DesktopOwnWindows(), captureBudget: Int? = nil) throws -> XvfbServer {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
         let display = self.display(server)
-        let importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn), ownWindows: ownWindows)
+        var importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn), ownWindows: ownWindows)
+        if let captureBudget { importer.captureBudget = captureBudget }
         let socketPath = sandbox.socketPath
         let events = self.events
         self.importer = Task {
@@ -147,5 +148,15 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
         XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.withLock { $0 })")
         XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "copied before")
+    }
+
+    func testTextOverTheCaptureBudgetStaysLazy() throws {
+        let server = try startImporter(captureBudget: 16)
+        let path = sandbox.path("long.txt")
+        let text = String(repeating: "a line longer than the budget\n", count: 100)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        _ = try copyWithXclip(server, file: path)
+        XCTAssertEqual(try representations(), ["public.utf8-plain-text lazy"])
+        XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), text)
     }
 }
