@@ -155,61 +155,6 @@ uint32_t pasteboard_crc32(uint32_t crc, const void *bytes, size_t count) {
     return ~crc;
 }
 
-ssize_t pasteboard_send_descriptor(int socket, const void *payload, size_t length, int fd) {
-    struct iovec iov = { .iov_base = (void *)payload, .iov_len = length };
-    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int))]; } control;
-    memset(&control, 0, sizeof(control));
-    struct msghdr message = { 0 };
-    message.msg_iov = &iov;
-    message.msg_iovlen = 1;
-    message.msg_control = control.space;
-    message.msg_controllen = sizeof(control.space);
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &fd, sizeof(int));
-    ssize_t sent;
-    do {
-        sent = sendmsg(socket, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
-    return sent;
-}
-
-ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity, int *fd, int flags) {
-    struct iovec iov = { .iov_base = payload, .iov_len = capacity };
-    union { struct cmsghdr header; char space[CMSG_SPACE(sizeof(int) * 4)]; } control;
-    struct msghdr message = { 0 };
-    message.msg_iov = &iov;
-    message.msg_iovlen = 1;
-    message.msg_control = control.space;
-    message.msg_controllen = sizeof(control.space);
-    *fd = -1;
-    ssize_t received;
-    do {
-        received = recvmsg(socket, &message, flags | MSG_CMSG_CLOEXEC);
-    } while (received < 0 && errno == EINTR);
-    if (received < 0) {
-        return -1;
-    }
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
-        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) {
-            continue;
-        }
-        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        int *fds = (int *)CMSG_DATA(header);
-        for (size_t index = 0; index < count; index++) {
-            // One descriptor per message is the protocol; any extra one is closed, not leaked.
-            if (*fd < 0) {
-                *fd = fds[index];
-            } else {
-                close(fds[index]);
-            }
-        }
-    }
-    return received;
-}
-
 int pasteboard_make_transfer_pair(int fds[2], int buffer) {
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) {
         return -1;
@@ -294,7 +239,8 @@ int pasteboard_unix_socket(const char *path, int backlog) {
     return fd;
 }
 
-ssize_t pasteboard_send_descriptors(int socket, const void *payload, size_t length, const int *fds, size_t count) {
+/// sendmsg of `payload` with `count` descriptors attached and `flags` (MSG_NOSIGNAL always), retried on EINTR.
+static ssize_t send_with_descriptors(int socket, const void *payload, size_t length, const int *fds, size_t count, int flags) {
     if (count > PASTEBOARD_MAX_DESCRIPTORS) {
         errno = EINVAL;
         return -1;
@@ -316,9 +262,17 @@ ssize_t pasteboard_send_descriptors(int socket, const void *payload, size_t leng
     }
     ssize_t sent;
     do {
-        sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+        sent = sendmsg(socket, &message, flags | MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
     return sent;
+}
+
+ssize_t pasteboard_send_descriptors(int socket, const void *payload, size_t length, const int *fds, size_t count) {
+    return send_with_descriptors(socket, payload, length, fds, count, 0);
+}
+
+ssize_t pasteboard_send_descriptor(int socket, const void *payload, size_t length, int fd) {
+    return send_with_descriptors(socket, payload, length, &fd, 1, MSG_DONTWAIT);
 }
 
 ssize_t pasteboard_receive_descriptors(int socket, void *payload, size_t capacity, int *fds, size_t fd_capacity, size_t *fd_count, int flags) {
@@ -353,6 +307,13 @@ ssize_t pasteboard_receive_descriptors(int socket, void *payload, size_t capacit
         }
     }
     return received;
+}
+
+ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity, int *fd, int flags) {
+    // One descriptor per message is the hand-off's protocol; any extra one is closed, not leaked.
+    size_t count = 0;
+    *fd = -1;
+    return pasteboard_receive_descriptors(socket, payload, capacity, fd, 1, &count, flags);
 }
 
 int pasteboard_pipe(int fds[2], int flags) {

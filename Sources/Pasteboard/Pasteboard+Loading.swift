@@ -27,10 +27,7 @@ extension Pasteboard {
         header: (LoadedRepresentation) async throws -> Void = { _ in },
         chunk: (ByteChunk) async throws -> Void
     ) async throws -> LoadedRepresentation {
-        LoadedRepresentation(try await loader.load(
-            item: item, accepting: accepting, openInPlace: openInPlace, progress: progress,
-            header: { try await header(LoadedRepresentation($0)) }, chunk: { try await chunk(ByteChunk($0)) }
-        ))
+        try await loader.loadChunks(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress, header: header, chunk: chunk)
     }
 
     /// `load(item:accepting:openInPlace:progress:header:chunk:)` in the wire's own terms, for the

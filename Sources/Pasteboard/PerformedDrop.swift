@@ -36,10 +36,7 @@ public struct PerformedDrop: Sendable {
         header: (LoadedRepresentation) async throws -> Void = { _ in },
         chunk: (ByteChunk) async throws -> Void
     ) async throws -> LoadedRepresentation {
-        LoadedRepresentation(try await loader.load(
-            item: item, accepting: accepting, progress: progress,
-            header: { try await header(LoadedRepresentation($0)) }, chunk: { try await chunk(ByteChunk($0)) }
-        ))
+        try await loader.loadChunks(item: item, accepting: accepting, progress: progress, header: header, chunk: chunk)
     }
 
     /// Loads item `item`'s best representation for `accepting` into memory. Callable from any

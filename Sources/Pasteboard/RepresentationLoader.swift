@@ -109,6 +109,21 @@ struct RepresentationLoader: Sendable {
         throw PasteboardError.connectionLost("the daemon closed the connection during the load")
     }
 
+    /// `load(item:accepting:openInPlace:progress:header:chunk:)` in the library's public terms:
+    /// what `Pasteboard` and `PerformedDrop` hand their streaming callers.
+    @discardableResult
+    nonisolated(nonsending) func loadChunks(
+        item: Int, accepting: [TypeIdentifier], openInPlace: Bool = false,
+        progress: (LoadProgress) -> Void,
+        header: (LoadedRepresentation) async throws -> Void,
+        chunk: (ByteChunk) async throws -> Void
+    ) async throws -> LoadedRepresentation {
+        LoadedRepresentation(try await load(
+            item: item, accepting: accepting, openInPlace: openInPlace, progress: progress,
+            header: { try await header(LoadedRepresentation($0)) }, chunk: { try await chunk(ByteChunk($0)) }
+        ))
+    }
+
     /// The most memory reserved ahead of a load's bytes on the strength of its declared size.
     static let reservationLimit = 16 << 20
 

@@ -161,6 +161,11 @@ final class X11Socket {
         }
     }
 
+    /// A poll slice (at most `pollSlice`) in poll's milliseconds, at least 1.
+    private static func pollMilliseconds(_ slice: Duration) -> Int32 {
+        Int32(max(1, slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+    }
+
     /// What ended `waitReadable`.
     enum Readiness { case socket, wakeup, deadline }
 
@@ -177,7 +182,7 @@ final class X11Socket {
                 slice = min(slice, left)
             }
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup?.readFD ?? -1, events: Int16(POLLIN), revents: 0)]
-            let milliseconds = Int32(max(1, slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Self.pollMilliseconds(slice)
             let ready = poll(&descriptors, 2, milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -205,7 +210,7 @@ final class X11Socket {
                 slice = min(slice, left)
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(max(1, slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Self.pollMilliseconds(slice)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready < 0 {
                 if errno == EINTR { continue }
