@@ -43,6 +43,11 @@ final class WireCodecTests: XCTestCase {
         let decoded = try WireDecoder.decode(bytes[...], signature: [.int, .fixed, .array, .object, .newID, .string], descriptors: &none)
         XCTAssertEqual(decoded, message)
         XCTAssertEqual(WireFixed(rawValue: -384).doubleValue, -1.5)
+        // Values out of range are clamped, never trapped on (1e19, infinities, NaN).
+        XCTAssertEqual(WireFixed(1e19).rawValue, .max)
+        XCTAssertEqual(WireFixed(-.infinity).rawValue, .min)
+        XCTAssertEqual(WireFixed(.infinity).rawValue, .max)
+        XCTAssertEqual(WireFixed(.nan).rawValue, 0)
     }
 
     func testFDArgumentsTakeReceivedDescriptorsInOrderAndAreNotInTheBytes() throws {

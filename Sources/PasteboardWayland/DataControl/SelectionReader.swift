@@ -125,6 +125,9 @@ extension Duration {
     /// Whole milliseconds, rounded up and clamped to what poll(2) takes.
     var milliseconds: Int32 {
         let (seconds, attoseconds) = components
+        // A timeout of any size (Duration.seconds(Int64.max)) waits the longest poll can: the
+        // product is formed only below the bound, where it cannot overflow.
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
         let total = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: max(total, 0))
     }

@@ -38,10 +38,11 @@ public struct WireFixed: Equatable, Hashable, Sendable {
         self.rawValue = rawValue
     }
 
-    /// The nearest fixed-point value to `value`, clamped to the representable range.
+    /// The nearest fixed-point value to `value`, clamped to the representable range (infinities
+    /// to its ends); NaN, which has no nearest value, is 0.
     public init(_ value: Double) {
         let scaled = (value * 256).rounded()
-        rawValue = scaled >= Double(Int32.max) ? .max : scaled <= Double(Int32.min) ? .min : Int32(scaled)
+        rawValue = scaled.isNaN ? 0 : scaled >= Double(Int32.max) ? .max : scaled <= Double(Int32.min) ? .min : Int32(scaled)
     }
 
     public var doubleValue: Double { Double(rawValue) / 256 }
