@@ -33,14 +33,23 @@ public struct X11ClipboardImporter: Sendable {
     public var selection: DesktopSelection
     public var mapping: DesktopTypeMapping
     public var ownWindows: DesktopOwnWindows
+    /// The record of the bridge's own writes, shared with the exporter of the same selection.
+    public var echo: BridgeEcho
+    /// The content imported last, so a clipboard manager re-taking it is not a new copy.
+    public var recent: RecentContent
     /// The most bytes of text captured at once; larger text stays lazy.
     public var captureBudget = DesktopImportPlan.defaultCaptureBudget
 
-    public init(display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping, ownWindows: DesktopOwnWindows = DesktopOwnWindows()) {
+    public init(
+        display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
+        ownWindows: DesktopOwnWindows = DesktopOwnWindows(), echo: BridgeEcho = BridgeEcho(), recent: RecentContent = RecentContent()
+    ) {
         self.display = display
         self.selection = selection
         self.mapping = mapping
         self.ownWindows = ownWindows
+        self.echo = echo
+        self.recent = recent
     }
 
     /// Connects to the daemon at `socketPath` as `pasteboard-desktop` and runs until cancelled
@@ -78,12 +87,22 @@ public struct X11ClipboardImporter: Sendable {
         try await withTaskCancellationHandler {
             for try await offer in offers {
                 let provider = item(for: offer)
+                let fingerprint = ContentFingerprint(types: provider.registeredTypes, captured: offer.captured)
+                if recent.isRepeat(fingerprint) {
+                    onEvent(.skipped("the same content as the last copy (a clipboard manager taking it over)"))
+                    continue
+                }
+                await echo.beginImport()
                 do {
                     let changeCount = try await board.setItems([provider])
+                    await echo.endImport(changeCount: changeCount)
+                    recent.remember(fingerprint)
                     onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
                 } catch is CancellationError {
+                    await echo.endImport(changeCount: nil)
                     return
                 } catch {
+                    await echo.endImport(changeCount: nil)
                     onEvent(.skipped("the pasteboard refused the copy: \(error)"))
                 }
             }
