@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "PasteboardTypes", targets: ["PasteboardTypes"]),
         .executable(name: "pb", targets: ["pb"]),
         .executable(name: "pasteboardd", targets: ["pasteboardd"]),
+        .executable(name: "pasteboard-bridge", targets: ["pasteboard-bridge"]),
         .executable(name: "gallery", targets: ["gallery"]),
         .executable(name: "pasteboard-bench", targets: ["pasteboard-bench"]),
     ],
@@ -81,10 +82,19 @@ let package = Package(
         // The desktop bridge, a client of the daemon through the public library as a third-party
         // clipboard tool would be: for now the X11 importer (a desktop copy becomes a pasteboard
         // item, small text captured at once, the rest fetched from the X owner when loaded).
-        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardX11"]),
+        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardX11", "PasteboardWayland"]),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
+        // The desktop bridge's process: thin; the bridge is PasteboardDesktop.
+        .executableTarget(
+            name: "pasteboard-bridge",
+            dependencies: [
+                "PasteboardDesktop", "Pasteboard", "PasteboardProtocol", "PasteboardTypes", "CPasteboardSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: staticStdlib
+        ),
         .executableTarget(
             name: "gallery",
             dependencies: [

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -118,6 +119,11 @@ int pasteboard_catch_interrupts(void) {
     action.sa_flags = SA_RESTART;
     if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
     return interrupt_pipe[0];
+}
+
+int pasteboard_exit_with_parent(pid_t expected_parent) {
+    if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return -1;
+    return getppid() == expected_parent ? 0 : -1;
 }
 
 static uint32_t crc_table[8][256];

@@ -8,6 +8,7 @@ extension ConfigurationKey {
         .handshakeTimeout, .idleTimeout, .sessionTimeout, .captureBudget,
         .historyItems, .historyBytes, .logLevel,
         .maxFrameLength, .window, .stateDirectory, .memoryOnly, .noHandoff,
+        .noBridge, .bridgeRemoteDisplay, .durablePrimary,
     ]
 
     /// `max-representation-size`: the largest representation held in memory.
@@ -38,4 +39,10 @@ extension ConfigurationKey {
     public static let window = size("window", \.window, minimum: ProtocolLimits.minimumWindow, needsRestart: true)
     /// `no-handoff`: `yes` offers no descriptor hand-off (needs a restart).
     public static let noHandoff = flag("no-handoff", \.handoff, inverted: true, needsRestart: true)
+    /// `no-bridge`: `yes` starts no desktop bridge (needs a restart).
+    public static let noBridge = flag("no-bridge", \.bridge, inverted: true, needsRestart: true)
+    /// `bridge-remote-display`: `yes` lets the bridge serve a forwarded (TCP) X display (needs a restart).
+    public static let bridgeRemoteDisplay = flag("bridge-remote-display", \.bridgeRemoteDisplay, needsRestart: true)
+    /// `durable-primary`: `yes` keeps the `primary` pasteboard durably (needs a restart).
+    public static let durablePrimary = flag("durable-primary", \.durablePrimary, needsRestart: true)
 }

@@ -40,6 +40,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The most bytes of data the general pasteboard's history keeps, all entries together;
     /// the oldest entries leave first.
     public var historyBytes: Int = 64 << 20
+    /// Whether the daemon starts the desktop bridge (`pasteboard-bridge`) when its environment
+    /// names a display (`DISPLAY` or `WAYLAND_DISPLAY`).
+    public var bridge = true
+    /// Whether the bridge may serve a forwarded (TCP) X display, which dies with its session.
+    public var bridgeRemoteDisplay = false
+    /// Whether the `primary` pasteboard (the primary selection, which changes with every mouse
+    /// selection) is kept durably like the others; by default it lives in memory only.
+    public var durablePrimary = false
     /// The lowest level of log message written.
     public var logLevel: Logger.Level = .info
     /// Where user type declarations live (`types.d`), if anywhere.

@@ -42,7 +42,9 @@ public final class PasteboardServer: Service, Sendable {
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
         self.live = LiveConfiguration(configuration, logLevel: logLevel)
         let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
-        self.store = PasteboardStore(registry: registry, storage: storage, historyLimits: configuration.historyLimits)
+        self.store = PasteboardStore(
+            registry: registry, storage: storage,
+            memoryOnly: configuration.durablePrimary ? [] : [PasteboardName.primary], historyLimits: configuration.historyLimits)
         self.logger = logger
         self.group = group
         self.activated = activatedSocket

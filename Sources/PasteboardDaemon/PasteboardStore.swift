@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import Logging
 import PasteboardProtocol
 import PasteboardTypes
@@ -41,12 +46,23 @@ public actor PasteboardStore {
     /// For what goes wrong outside any request (history files that cannot be written).
     var logger = Logger(label: "pasteboardd")
 
-    /// Creates an empty store, durable in `storage` when given, whose general pasteboard keeps
-    /// a history within `historyLimits`.
-    public init(registry: TypeRegistry, storage: DurableStorage? = nil, historyLimits: HistoryLimits = HistoryLimits()) {
+    /// The pasteboards kept in memory only even with storage: `primary` by default (the primary
+    /// selection changes with every mouse selection; a disk write for each would be waste, and
+    /// what was selected is rarely worth keeping), unless `durable-primary` is set.
+    let memoryOnlyPasteboards: Set<String>
+
+    /// Creates an empty store, durable in `storage` when given (but for the pasteboards named in
+    /// `memoryOnly`), whose general pasteboard keeps a history within `historyLimits`.
+    public init(registry: TypeRegistry, storage: DurableStorage? = nil, memoryOnly: Set<String> = [], historyLimits: HistoryLimits = HistoryLimits()) {
         self.types = SharedTypeRegistry(registry)
         self.storage = storage
+        self.memoryOnlyPasteboards = memoryOnly
         self.history = ContentHistory(limits: historyLimits)
+    }
+
+    /// The storage a write of pasteboard `name` goes to: none for a memory-only pasteboard.
+    func storage(for name: String) -> DurableStorage? {
+        memoryOnlyPasteboards.contains(name) ? nil : storage
     }
 
     /// Loads the pasteboards kept in the storage (damaged archives are logged and skipped), and
@@ -57,7 +73,13 @@ public actor PasteboardStore {
     public func restore(logger: Logger) async -> Int {
         self.logger = logger
         guard let storage else { return 0 }
-        let restored = storage.loadAll(registry: registry, logger: logger)
+        var restored = storage.loadAll(registry: registry, logger: logger)
+        // A pasteboard made memory-only since it was stored (durable-primary turned off) is
+        // not restored, and its file goes: what the setting says stays off the disk does.
+        for pasteboard in restored where memoryOnlyPasteboards.contains(pasteboard.name) {
+            unlink(PasteboardArchive.path(of: pasteboard.name, in: storage.directory))
+        }
+        restored.removeAll { memoryOnlyPasteboards.contains($0.name) }
         for pasteboard in restored { pasteboards[pasteboard.name] = pasteboard }
         await restoreHistory(stateDirectory: storage.directory)
         await restoreExpiries()
@@ -113,7 +135,7 @@ public actor PasteboardStore {
         var planned = name == PasteboardName.general
             ? historyAfterWriting(next, replacing: current.changeCount, recordsHistory: recordsHistory) : nil
         let changes = planned?.takeFileChanges() ?? HistoryChanges()
-        if let storage { try await storage.save(next, history: historyStorage == nil ? HistoryChanges() : changes) }
+        if let storage = storage(for: name) { try await storage.save(next, history: historyStorage == nil ? HistoryChanges() : changes) }
         if var planned {
             if historyStorage != nil { for entry in changes.write { planned.markSaved(entry.sequence) } }
             history = planned
@@ -136,7 +158,7 @@ public actor PasteboardStore {
     /// which changes where bytes come from but not the change count). A failure is logged: the
     /// pasteboard in memory is unaffected, and the older archive stays valid.
     func storeAgain(_ name: String, logger: Logger) async {
-        guard let storage else { return }
+        guard let storage = storage(for: name) else { return }
         await beginWrite(name)
         defer { endWrite(name) }
         guard let pasteboard = pasteboards[name] else { return }

@@ -2,6 +2,9 @@
 public enum PasteboardName {
     /// The pasteboard used when none is named.
     public static let general = "general"
+    /// The pasteboard the desktop bridge mirrors the primary selection on (the mouse
+    /// selection, pasted with the middle button); in memory only unless `durable-primary`.
+    public static let primary = "primary"
 
     /// Nil when `name` is valid, else the reason it is not.
     public static func validationFailure(_ name: String) -> String? {

@@ -23,7 +23,10 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             Settings come from $XDG_CONFIG_HOME/pasteboard/pasteboardd.conf (key = value, the keys being \
             the long options below without dashes), and options given here win over the file. SIGHUP \
             reloads the file, and the type declarations of $XDG_CONFIG_HOME/pasteboard/types.d (see \
-            pasteboard-types(5)); SIGTERM and SIGINT shut the daemon down gracefully. Sizes take K, M or G.
+            pasteboard-types(5)); SIGTERM and SIGINT shut the daemon down gracefully. Sizes take K, M or G. \
+            With DISPLAY or WAYLAND_DISPLAY in its environment, the daemon starts the desktop bridge \
+            (pasteboard-bridge, found next to it or on PATH), which makes the general pasteboard the \
+            desktop clipboard and primary the primary selection; `pb bridge` shows it.
             """,
         version: PasteboardRelease.version
     )
@@ -49,6 +52,15 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Offer no descriptor hand-off: every load from a live source streams through the daemon.")
     var noHandoff = false
+
+    @Flag(name: .long, help: "Start no desktop bridge: general and primary stay apart from the X11 and Wayland clipboards.")
+    var noBridge = false
+
+    @Flag(name: .long, help: "Let the desktop bridge serve a forwarded (TCP) X display, such as ssh -X's localhost:10.0.")
+    var bridgeRemoteDisplay = false
+
+    @Flag(name: .long, help: "Keep the primary pasteboard (the primary selection) durably; by default it lives in memory only.")
+    var durablePrimary = false
 
     @Option(name: .long, help: ArgumentHelp("Append logs to this file instead of stderr.", valueName: "path"))
     var logFile: String?
@@ -126,6 +138,9 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.stateDirectory, stateDirectory.map(Self.absolutePath)),
             (.memoryOnly, memoryOnly ? "yes" : nil),
             (.noHandoff, noHandoff ? "yes" : nil),
+            (.noBridge, noBridge ? "yes" : nil),
+            (.bridgeRemoteDisplay, bridgeRemoteDisplay ? "yes" : nil),
+            (.durablePrimary, durablePrimary ? "yes" : nil),
         ]
         return given.compactMap { key, value in value.map { ConfigurationSetting(key, $0, origin: .commandLine) } }
     }
@@ -198,7 +213,11 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         let reloader = await ConfigurationReloader(server: server, sources: sources, logger: logger)
         let services = ServiceGroup(
             configuration: .init(
-                services: [.init(service: server), .init(service: reloader)],
+                services: [
+                    .init(service: server), .init(service: reloader),
+                    // The bridge ending (no display to serve, turned off) leaves the daemon running.
+                    .init(service: BridgeSupervisor(configuration: configuration, environment: environment, logger: logger), successTerminationBehavior: .ignore),
+                ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -19,7 +19,7 @@ struct PB: AsyncParsableCommand {
             another user's).
             """,
         version: PasteboardRelease.version,
-        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self]
+        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self, Bridge.self]
     )
 
     /// Runs the command, mapping every failure to one line on stderr and pb's exit codes. The

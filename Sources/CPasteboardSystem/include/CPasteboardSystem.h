@@ -35,6 +35,11 @@ pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const e
 /// every call), or -1 with errno set.
 int pasteboard_catch_interrupts(void);
 
+/* Asks the kernel to send SIGTERM to this process when its parent exits, then checks that the
+   parent is still `expected_parent`: 0, or -1 when it already exited (or prctl failed). A child
+   the daemon starts (the desktop bridge) dies with the daemon, even one killed with SIGKILL. */
+int pasteboard_exit_with_parent(pid_t expected_parent);
+
 /// Continues the CRC-32 (IEEE 802.3, as zlib's crc32) `crc` over `count` bytes; start with 0.
 uint32_t pasteboard_crc32(uint32_t crc, const void *bytes, size_t count);
 

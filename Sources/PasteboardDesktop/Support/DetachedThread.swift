@@ -28,3 +28,13 @@ enum DetachedThread {
         }
     }
 }
+
+extension DetachedThread {
+    /// The result of blocking `body`, run on a thread of its own while the caller awaits it.
+    static func value<Value: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure) -> Value {
+        let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
+            run { continuation.resume(returning: Result { () throws(Failure) in try body() }) }
+        }
+        return try result.get()
+    }
+}

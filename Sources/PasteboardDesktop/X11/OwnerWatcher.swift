@@ -27,7 +27,7 @@ final class OwnerWatcher: @unchecked Sendable {
             }
         }
         let connection = self.connection
-        try connection.watchOwnerChanges(selections: [name], onWatching: {
+        try connection.watchOwnerChanges(selections: [name], quietPeriod: importer.debounce, onWatching: {
             // An owner from before we started is a copy too; looked at only now that changes
             // are reported, so none falls between the look and the watch.
             do throws(X11Error) {

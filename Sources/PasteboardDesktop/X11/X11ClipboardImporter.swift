@@ -39,6 +39,10 @@ public struct X11ClipboardImporter: Sendable {
     public var recent: RecentContent
     /// The most bytes of text captured at once; larger text stays lazy.
     public var captureBudget = DesktopImportPlan.defaultCaptureBudget
+    /// How long the selection's owner must stay the same before its offer is read (nil: read at
+    /// once). The bridge sets it for the primary selection, which changes with every mouse
+    /// selection (`DesktopBridge.Configuration.primaryDebounce`).
+    public var debounce: Duration?
 
     public init(
         display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPasteboardSystem
+import Dispatch
+import Logging
+import PasteboardProtocol
+import ServiceLifecycle
+
+/// Starts the desktop bridge (`pasteboard-bridge`) as a child process when the daemon's
+/// environment names a display, and starts it again when it dies.
+///
+/// A child rather than code in the daemon: the daemon links no display code, a display
+/// server's trouble never stalls it, and the bridge's memory is its own (`ps` shows it). The
+/// child dies with the daemon (it asks the kernel for SIGTERM when its parent exits) and is sent
+/// SIGTERM at graceful shutdown. A bridge that exits 0 has nothing to do (no usable display
+/// named) and is not started again; one that fails is, after 1 s, doubling to 60 s, short again
+/// once a run lasted a minute. Without a display, or with `no-bridge`, it writes the bridge
+/// status `off` with the reason, for `pb bridge`.
+public struct BridgeSupervisor: Service, CustomStringConvertible {
+    let configuration: DaemonConfiguration
+    let environment: [String: String]
+    let logger: Logger
+
+    public init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger) {
+        self.configuration = configuration
+        self.environment = environment
+        self.logger = logger
+    }
+
+    public var description: String { "BridgeSupervisor" }
+
+    /// The environment variables naming a display; one of them set (non-empty) starts the bridge.
+    public static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY"]
+
+    public func run() async throws {
+        let files = BridgeStatusFile(socketPath: configuration.socketPath)
+        guard configuration.bridge else {
+            writeOff(files, reason: "turned off (no-bridge)")
+            return
+        }
+        guard Self.displayVariables.contains(where: { !(environment[$0] ?? "").isEmpty }) else {
+            writeOff(files, reason: "no display: neither DISPLAY nor WAYLAND_DISPLAY is set in the daemon's environment (see pasteboardd(8), DESKTOP BRIDGE)")
+            return
+        }
+        guard let executable = Self.bridgeExecutable(environment: environment) else {
+            logger.warning("no desktop bridge: pasteboard-bridge was found neither next to pasteboardd nor on PATH")
+            writeOff(files, reason: "pasteboard-bridge was found neither next to pasteboardd nor on PATH")
+            return
+        }
+        var arguments = [executable, "--socket", configuration.socketPath, "--parent", "\(getpid())"]
+        if configuration.bridgeRemoteDisplay { arguments.append("--allow-remote-display") }
+        var delay: Duration = .seconds(1)
+        while !(Task.isCancelled || Task.isShuttingDownGracefully) {
+            let started = ContinuousClock.now
+            guard let child = spawn(executable, arguments) else { return }
+            logger.info("started the desktop bridge", metadata: ["pid": "\(child)"])
+            let status = await withGracefulShutdownHandler {
+                await Self.wait(for: child)
+            } onGracefulShutdown: {
+                kill(child, SIGTERM)
+            }
+            if (Task.isCancelled || Task.isShuttingDownGracefully) { return }
+            if status == 0 {
+                logger.info("the desktop bridge found no display to serve", metadata: ["pid": "\(child)"])
+                return
+            }
+            if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
+            logger.warning("the desktop bridge ended; starting it again", metadata: [
+                "pid": "\(child)", "status": "\(Self.describe(status))", "in": "\(delay)",
+            ])
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(60))
+        }
+    }
+
+    private func writeOff(_ files: BridgeStatusFile, reason: String) {
+        do throws(BridgeStatusFile.Failure) {
+            try files.write(BridgeStatus(pid: getpid(), state: .off, reason: reason))
+        } catch {
+            logger.warning("cannot write the bridge status", metadata: ["reason": "\(error.description)"])
+        }
+    }
+
+    /// Starts the bridge with the daemon's environment, stdin and stdout on /dev/null and
+    /// stderr the daemon's (its log); nil, logged, when it cannot be started.
+    private func spawn(_ executable: String, _ arguments: [String]) -> pid_t? {
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        let pid = pasteboard_spawn_child(executable, &argv, &envp, null)
+        guard pid > 0 else {
+            logger.error("cannot start the desktop bridge", metadata: ["executable": "\(executable)", "reason": "\(String(cString: strerror(errno)))"])
+            return nil
+        }
+        return pid
+    }
+
+    /// The child's wait status once it exited (waited for on a thread of its own).
+    private static func wait(for child: pid_t) async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+                continuation.resume(returning: status)
+            }
+        }
+    }
+
+    /// A wait status in words.
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal == 0 { return "exit \((status >> 8) & 0xff)" }
+        return "signal \(signal)"
+    }
+
+    /// `pasteboard-bridge` next to the running executable, else the first one on PATH.
+    static func bridgeExecutable(environment: [String: String]) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            let own = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = own.lastIndex(of: "/") {
+                let candidate = String(own[..<slash]) + "/pasteboard-bridge"
+                if access(candidate, X_OK) == 0 { return candidate }
+            }
+        }
+        for directory in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = String(directory) + "/pasteboard-bridge"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}

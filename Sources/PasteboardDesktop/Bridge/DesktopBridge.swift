@@ -1,0 +1,190 @@
+import Pasteboard
+import PasteboardProtocol
+import PasteboardTypes
+import PasteboardWayland
+import PasteboardX11
+
+/// The desktop bridge: makes the `general` pasteboard the desktop's clipboard and `primary` its
+/// primary selection, both ways, for as long as it runs.
+///
+/// It picks the display from the environment (`DisplayChoice`: Wayland through data-control
+/// first, X11 where data-control is missing), connects to it and to the daemon, and runs one
+/// importer and one exporter per selection over one daemon connection (`lanes(for:)`), sharing
+/// per selection the record of its own writes (`BridgeEcho`) so the two directions never
+/// ping-pong. When the display server or the daemon goes away it waits (`RetryDelay`) and
+/// connects again, for as long as the task runs. What it does is kept in a
+/// `BridgeStatusRecorder` for `pb bridge`.
+public struct DesktopBridge: Sendable {
+    /// What the bridge serves and how.
+    public struct Configuration: Sendable {
+        /// The environment giving `DISPLAY`, `XAUTHORITY`, `HOME`, `WAYLAND_DISPLAY` and
+        /// `XDG_RUNTIME_DIR`.
+        public var environment: [String: String]
+        /// Whether a forwarded (TCP) X display may be bridged.
+        public var allowRemoteDisplay = false
+        /// Whether the primary selection is mirrored on the `primary` pasteboard.
+        public var bridgesPrimary = true
+        /// How long the primary selection must stay put before it is imported: it changes with
+        /// every mouse selection, and only where the user stopped is worth a change.
+        public var primaryDebounce: Duration = .milliseconds(300)
+        /// The bounded wait for each answer of a desktop owner.
+        public var ownerTimeout: Duration = .seconds(5)
+        /// The most bytes of text captured at once when a desktop application copies.
+        public var captureBudget = DesktopImportPlan.defaultCaptureBudget
+        /// The waits between attempts to connect again.
+        public var retry = RetryDelay()
+
+        public init(environment: [String: String]) {
+            self.environment = environment
+        }
+
+        /// The selections mirrored.
+        public var selections: [DesktopSelection] { bridgesPrimary ? [.clipboard, .primary] : [.clipboard] }
+    }
+
+    /// The client name of the bridge's daemon connection.
+    public static let clientName = "pasteboard-bridge"
+
+    public var configuration: Configuration
+    public var mapping: DesktopTypeMapping
+
+    public init(configuration: Configuration, mapping: DesktopTypeMapping) {
+        self.configuration = configuration
+        self.mapping = mapping
+    }
+
+    /// Bridges until the task is cancelled. Returns at once, with the status `off`, when the
+    /// environment names no display; otherwise never gives up: a display or daemon that is not
+    /// there (yet, or any more) is waited for. `log` hears one line per thing worth logging.
+    public func run(socketPath: String, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) async {
+        let choice = DisplayChoice(environment: configuration.environment, allowRemote: configuration.allowRemoteDisplay)
+        for note in choice.notes { log(note) }
+        guard !choice.isEmpty else {
+            let reason = choice.notes.first ?? "no display: neither DISPLAY nor WAYLAND_DISPLAY is set"
+            status.update { $0 = BridgeStatus(pid: $0.pid, state: .off, reason: reason) }
+            return
+        }
+        var retry = configuration.retry
+        var reported = Set<String>()
+        func logOnce(_ line: String) { if reported.insert(line).inserted { log(line) } }
+        while !Task.isCancelled {
+            let started = ContinuousClock.now
+            var reason: String
+            do {
+                let backend = try await connectable(choice, logOnce: logOnce)
+                status.update { $0 = BridgeStatus(pid: $0.pid, state: .bridging, display: backend.display, displayProtocol: backend.protocolName) }
+                log("bridging the \(backend)")
+                reported.removeAll()
+                try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: Self.clientName, autoStart: false) { connection in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for lane in lanes(for: backend, status: status, log: log) {
+                            group.addTask { try await lane(connection) }
+                        }
+                        // The first lane to end, however, ends them all: the bridge then starts over.
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+                reason = "the connection ended"
+            } catch is CancellationError {
+                return
+            } catch {
+                reason = "\(error)"
+            }
+            if Task.isCancelled { return }
+            let delay = retry.delay(afterLasting: .now - started)
+            status.update { $0 = BridgeStatus(pid: $0.pid, state: .waiting, reason: reason) }
+            logOnce("not bridging: \(reason); trying again (every \(retry.maximum) at most)")
+            do { try await Task.sleep(for: delay) } catch { return }
+        }
+    }
+
+    /// The first candidate that answers, probed in order. A compositor without data-control is
+    /// reported once (GNOME before data-control, weston) and X11 through Xwayland used instead.
+    func connectable(_ choice: DisplayChoice, logOnce: (String) -> Void) async throws -> DesktopBackend {
+        var failures: [String] = []
+        let timeout = configuration.ownerTimeout
+        let environment = configuration.environment
+        let allowRemote = configuration.allowRemoteDisplay
+        for candidate in choice.candidates {
+            switch candidate {
+            case .wayland(let socketPath):
+                do throws(WaylandError) {
+                    let probe = try await DetachedThread.value { () throws(WaylandError) in
+                        let reader = try SelectionReader(socketPath: socketPath, timeout: timeout)
+                        defer { reader.close() }
+                        return (reader.dataControlProtocol, reader.hasPrimarySelection)
+                    }
+                    let backend = DesktopBackend.wayland(socketPath: socketPath, dataControl: probe.0, hasPrimary: probe.1)
+                    guard Self.bridgesWayland else {
+                        failures.append("\(candidate): not bridged yet")
+                        continue
+                    }
+                    return backend
+                } catch .noDataControl {
+                    logOnce("the compositor at \(socketPath) offers no data-control protocol (ext-data-control-v1 or zwlr-data-control-unstable-v1): its clipboard is bridged through X11 (Xwayland) where DISPLAY is set")
+                    failures.append("\(candidate) offers no data-control protocol")
+                } catch {
+                    failures.append("\(candidate): \(error)")
+                }
+            case .x11(let name):
+                do throws(X11Error) {
+                    let display = X11Display(displayName: name.text, environment: environment, allowRemote: allowRemote)
+                    try await DetachedThread.value { () throws(X11Error) in try display.connect().close() }
+                    return .x11(name)
+                } catch {
+                    failures.append("\(candidate): \(error)")
+                }
+            }
+        }
+        throw BridgeUnavailable(reasons: failures)
+    }
+
+    /// Whether Wayland lanes exist (they do once the Wayland importer and exporter are in).
+    static let bridgesWayland = false
+
+    /// One long-running task of a backend, given the daemon connection.
+    typealias Lane = @Sendable (PasteboardConnection) async throws -> Void
+
+    /// The importers and exporters of `backend`, one of each per selection, sharing that
+    /// selection's echo record.
+    func lanes(for backend: DesktopBackend, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
+        var lanes: [Lane] = []
+        switch backend {
+        case .x11(let name):
+            let display = X11Display(
+                displayName: name.text, environment: configuration.environment,
+                allowRemote: configuration.allowRemoteDisplay, ownerTimeout: configuration.ownerTimeout)
+            let ownWindows = DesktopOwnWindows()
+            for selection in configuration.selections {
+                let echo = BridgeEcho()
+                var importer = X11ClipboardImporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
+                importer.captureBudget = configuration.captureBudget
+                importer.debounce = selection == .primary ? configuration.primaryDebounce : nil
+                status.setOwner("none", of: selection, changeCount: nil)
+                lanes.append { [importer] connection in
+                    try await importer.run(on: connection) { event in
+                        switch event {
+                        case .imported(let changeCount, let types, _):
+                            status.setOwner("desktop", of: selection, changeCount: changeCount)
+                            log("\(selection.x11Name): imported a copy as change \(changeCount) (\(types.map(\.rawValue).joined(separator: ", ")))")
+                        case .skipped(let why):
+                            log("\(selection.x11Name): \(why)")
+                        case .watching:
+                            break
+                        }
+                    }
+                }
+            }
+        case .wayland:
+            break
+        }
+        return lanes
+    }
+}
+
+/// No display of the environment could be connected to, each for its reason.
+struct BridgeUnavailable: Error, CustomStringConvertible {
+    let reasons: [String]
+    var description: String { reasons.joined(separator: "; ") }
+}
