@@ -111,8 +111,9 @@ final class DaemonProcess {
     let logPath: String
 
     /// Starts pasteboardd with `arguments`; with `fileSizeLimitKiB`, under that file-size limit
-    /// (`ulimit -f`), so its writes fail as on a full disk.
-    init(sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil) throws {
+    /// (`ulimit -f`), so its writes fail as on a full disk. `display` adds variables to its
+    /// environment (a bridge test's own `DISPLAY`, `WAYLAND_DISPLAY`, `XAUTHORITY`).
+    init(sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil, display: [String: String] = [:]) throws {
         logPath = sandbox.path("daemon-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         if let fileSizeLimitKiB {
@@ -122,15 +123,15 @@ final class DaemonProcess {
             process.executableURL = Binaries.url("pasteboardd")
             process.arguments = arguments
         }
-        process.environment = sandbox.environment()
+        process.environment = sandbox.environment().merging(display) { $1 }
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: logPath)
         try process.run()
     }
 
     /// Starts a daemon and waits until it accepts connections.
-    static func started(in sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(sandbox: sandbox, arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB)
+    static func started(in sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil, display: [String: String] = [:]) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(sandbox: sandbox, arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB, display: display)
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if let client = try? RawClient(socketPath: sandbox.socketPath) {

@@ -12,13 +12,15 @@ final class XvfbServer {
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
 
     /// Starts Xvfb, or skips the test when it is not installed.
-    init(sandbox: Sandbox, authorityFile: String? = nil, cookie: String? = nil) throws {
+    /// `displayNumber` (with a cookie) starts it on that display: a server started again after
+    /// a test killed it, for a client to reconnect to.
+    init(sandbox: Sandbox, authorityFile: String? = nil, cookie: String? = nil, displayNumber requested: Int? = nil) throws {
         guard Self.isInstalled else { throw XCTSkip("Xvfb is not installed (apt-get install xvfb)") }
         var environment = sandbox.environment()
         environment.removeValue(forKey: "DISPLAY")
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         if let authorityFile, let cookie {
-            let number = try Self.freeDisplayNumber()
+            let number = try requested ?? Self.freeDisplayNumber()
             let added = try runTool("/usr/bin/xauth", ["-f", authorityFile, "add", ":\(number)", ".", cookie], environment: environment, in: sandbox)
             XCTAssertEqual(added.status, 0, "xauth add: \(added.stderr)")
             process = try ToolProcess("/usr/bin/Xvfb", [":\(number)", "-auth", authorityFile, "-nolisten", "tcp", "-noreset", "-screen", "0", "640x480x24"], environment: environment, in: sandbox)

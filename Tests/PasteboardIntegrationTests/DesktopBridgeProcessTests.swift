@@ -1,0 +1,151 @@
+import Foundation
+import XCTest
+
+/// The bridge as users get it: pasteboardd with a display in its environment starts
+/// `pasteboard-bridge` by itself, `pb bridge` shows it, desktop copies reach `pb paste`, and it
+/// survives the X server restarting. Each test has its own Xvfb (with a cookie, as a desktop
+/// session's X server has) and xclip as the desktop application.
+final class DesktopBridgeProcessTests: IntegrationTestCase {
+    private var server: XvfbServer?
+    private var peers: [ToolProcess] = []
+    private let cookie = "0123456789abcdef0123456789abcdef"
+
+    override func setUpWithError() throws {
+        sandbox = try Sandbox()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xauth") else { throw XCTSkip("xauth is not installed (apt-get install xauth)") }
+    }
+
+    override func tearDown() {
+        for peer in peers { peer.stop() }
+        peers = []
+        daemon?.stop()
+        server?.stop()
+        super.tearDown()
+    }
+
+    private var authorityFile: String { sandbox.path("Xauthority") }
+
+    /// Starts an X server with this test's cookie (on `displayNumber` when given).
+    private func startServer(displayNumber: Int? = nil) throws -> XvfbServer {
+        let server = try XvfbServer(sandbox: sandbox, authorityFile: authorityFile, cookie: cookie, displayNumber: displayNumber)
+        self.server = server
+        return server
+    }
+
+    /// What the daemon and the peers get to find the display: `DISPLAY` and `XAUTHORITY`.
+    private func displayEnvironment(_ server: XvfbServer) -> [String: String] {
+        ["DISPLAY": server.display, "XAUTHORITY": authorityFile]
+    }
+
+    /// Starts the daemon with `server`'s display and waits until its bridge serves it.
+    private func startDaemon(with server: XvfbServer, arguments: [String] = []) throws {
+        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments, display: displayEnvironment(server))
+        XCTAssertTrue(eventually(timeout: 15) { (try? self.bridgeReport())?.status == 0 }, "no bridge: \(String(describing: try? bridgeReport())); daemon log:\n\(daemon.log)")
+    }
+
+    /// `pb bridge --json`, parsed.
+    private func bridgeReport() throws -> (status: Int32, json: [String: Any]) {
+        let result = try pb("bridge", "--json")
+        let json = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any] ?? [:]
+        return (result.status, json)
+    }
+
+    /// Starts `xclip -i` owning `selection` with `text` (xclip stays to serve it).
+    private func copyWithXclip(_ text: String, selection: String = "clipboard", server: XvfbServer) throws -> ToolProcess {
+        let file = sandbox.path("xclip-\(UUID().uuidString.prefix(6))")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let peer = try ToolProcess("/usr/bin/xclip", ["-selection", selection, "-quiet", "-i", file], environment: sandbox.environment().merging(displayEnvironment(server)) { $1 }, in: sandbox)
+        peers.append(peer)
+        return peer
+    }
+
+    private func pasted(_ arguments: String...) -> String? {
+        guard let result = try? runTool("pb", ["paste"] + arguments, environment: sandbox.environment(), in: sandbox), result.status == 0 else { return nil }
+        return result.stdoutText
+    }
+
+    func testTheDaemonStartsTheBridgeForItsDisplayAndADesktopCopyPastes() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let report = try bridgeReport()
+        let status = try XCTUnwrap(report.json["status"] as? [String: Any])
+        XCTAssertEqual(status["protocol"] as? String, "x11")
+        XCTAssertEqual(status["display"] as? String, server.display)
+        XCTAssertEqual(report.json["running"] as? Bool, true)
+
+        _ = try copyWithXclip("copied in a desktop app", server: server)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "copied in a desktop app" }, "pb paste gave \(String(describing: pasted())); log:\n\(daemon.log)")
+        let text = try pbOK("bridge").stdoutText
+        XCTAssertTrue(text.contains("clipboard ⇄ general: owned by a desktop application"), text)
+        XCTAssertTrue(text.contains("through x11"), text)
+    }
+
+    func testTheBridgeConnectsAgainWhenTheXServerRestarts() throws {
+        let first = try startServer()
+        try startDaemon(with: first)
+        _ = try copyWithXclip("before the restart", server: first)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "before the restart" })
+        let number = first.displayNumber
+        for peer in peers { peer.stop() }
+        peers = []
+        first.stop()
+        XCTAssertTrue(eventually(timeout: 10) { ((try? self.bridgeReport())?.json["status"] as? [String: Any])?["state"] as? String == "waiting" },
+                      "the bridge did not notice the X server going: \(String(describing: try? bridgeReport()))")
+        // What was copied stays on the pasteboard while the display is gone.
+        XCTAssertEqual(pasted(), "before the restart")
+
+        let second = try startServer(displayNumber: number)
+        XCTAssertTrue(eventually(timeout: 20) { ((try? self.bridgeReport())?.json["status"] as? [String: Any])?["state"] as? String == "bridging" },
+                      "the bridge did not come back: \(String(describing: try? bridgeReport())); log:\n\(daemon.log)")
+        _ = try copyWithXclip("after the restart", server: second)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "after the restart" }, "log:\n\(daemon.log)")
+    }
+
+    func testNoBridgeTurnsItOffAndSaysSo() throws {
+        let server = try startServer()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--no-bridge"], display: displayEnvironment(server))
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.pb("bridge"))?.stdoutText.contains("turned off") == true })
+        let result = try pb("bridge")
+        XCTAssertEqual(result.status, 1, result.stdoutText)
+        XCTAssertEqual(result.stdoutText, "no desktop bridge: turned off (no-bridge)\n")
+        _ = try copyWithXclip("not for us", server: server)
+        usleep(500_000)
+        XCTAssertNotEqual(pasted(), "not for us")
+    }
+
+    func testADaemonWithoutADisplayHasNoBridgeAndSaysWhy() throws {
+        daemon = try DaemonProcess.started(in: sandbox)
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.pb("bridge"))?.stdoutText.contains("no display") == true })
+        XCTAssertEqual(try pb("bridge").status, 1)
+        // The daemon runs on as ever.
+        try pbOK("copy", stdin: Data("still works".utf8))
+        XCTAssertEqual(pasted(), "still works")
+    }
+
+    func testThePrimarySelectionIsOnThePrimaryPasteboardInMemoryOnly() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        _ = try copyWithXclip("selected with the mouse", selection: "primary", server: server)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted("--pasteboard", "primary") == "selected with the mouse" }, "log:\n\(daemon.log)")
+        XCTAssertFalse(try stateFilesContain("selected with the mouse"), "primary reached the disk")
+        XCTAssertFalse(try pbOK("history").stdoutText.contains("selected with the mouse"))
+    }
+
+    func testDurablePrimaryKeepsItOnDisk() throws {
+        let server = try startServer()
+        try startDaemon(with: server, arguments: ["--durable-primary"])
+        _ = try copyWithXclip("kept selection", selection: "primary", server: server)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted("--pasteboard", "primary") == "kept selection" }, "log:\n\(daemon.log)")
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.stateFilesContain("kept selection")) == true })
+    }
+
+    func testTheBridgeDiesWithTheDaemon() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let status = try XCTUnwrap(try bridgeReport().json["status"] as? [String: Any])
+        let pid = try XCTUnwrap(status["pid"] as? Int)
+        daemon.kill9()
+        XCTAssertTrue(eventually(timeout: 10) { kill(pid_t(pid), 0) != 0 }, "the bridge \(pid) outlived a daemon killed with SIGKILL")
+    }
+}
