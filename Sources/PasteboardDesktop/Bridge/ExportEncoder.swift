@@ -15,10 +15,11 @@ public struct ExportEncoder: Sendable {
     public mutating func encode(_ chunk: some Collection<UInt8>) -> [UInt8] {
         switch conversion {
         case .none:
-            return Array(chunk)
+            // In one move where the chunk is contiguous (a received chunk is), not byte by byte.
+            return chunk.withContiguousStorageIfAvailable { Array($0) } ?? Array(chunk)
         case .utf8ToLatin1:
             var input = heldBack
-            input.append(contentsOf: chunk)
+            if chunk.withContiguousStorageIfAvailable({ input.append(contentsOf: $0) }) == nil { input.append(contentsOf: chunk) }
             let cut = input.count - Self.incompleteSuffixLength(input)
             heldBack = Array(input[cut...])
             return Self.latin1(input[..<cut])
