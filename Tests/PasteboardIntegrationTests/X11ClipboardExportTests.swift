@@ -48,15 +48,15 @@ final class X11ClipboardExportTests: IntegrationTestCase {
     /// Starts Xvfb and the bridge of CLIPBOARD (importer and exporter) against this test's
     /// daemon; returns once both watch.
     @discardableResult
-    private func startBridge() throws -> XvfbServer {
+    private func startBridge(selection: DesktopSelection = .clipboard) throws -> XvfbServer {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
         let display = X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
         let mapping = DesktopTypeMapping(registry: .builtIn)
         let (ownWindows, echo) = (DesktopOwnWindows(), BridgeEcho())
-        let importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: mapping, ownWindows: ownWindows, echo: echo)
-        let exporter = X11ClipboardExporter(display: display, selection: .clipboard, mapping: mapping, ownWindows: ownWindows, echo: echo)
+        let importer = X11ClipboardImporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
+        let exporter = X11ClipboardExporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
         let (socketPath, exported, imported) = (sandbox.socketPath, exported, imported)
         bridge = Task {
             try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
@@ -79,9 +79,9 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         return environment
     }
 
-    /// Runs `xclip -o` (with `-t target`) on CLIPBOARD.
-    private func xclipOut(_ target: String? = nil) throws -> ProcessResult {
-        var arguments = ["-display", try XCTUnwrap(server).display, "-selection", "clipboard", "-o"]
+    /// Runs `xclip -o` (with `-t target`) on CLIPBOARD (or `selection`).
+    private func xclipOut(_ target: String? = nil, selection: String = "clipboard") throws -> ProcessResult {
+        var arguments = ["-display", try XCTUnwrap(server).display, "-selection", selection, "-o"]
         if let target { arguments += ["-t", target] }
         return try runTool("/usr/bin/xclip", arguments, environment: peerEnvironment, in: sandbox)
     }
@@ -99,8 +99,8 @@ final class X11ClipboardExportTests: IntegrationTestCase {
     }
 
     /// Waits until the exporter owns the selection for the pasteboard's current change.
-    private func waitUntilExported(file: StaticString = #filePath, line: UInt = #line) throws {
-        let current = try changeCount()
+    private func waitUntilExported(_ pasteboard: String = "general", file: StaticString = #filePath, line: UInt = #line) throws {
+        let current = try changeCount(pasteboard)
         XCTAssertTrue(eventually(timeout: 20) { ownedChanges.contains(current) }, "change \(current) was never exported: \(exported.all)", file: file, line: line)
     }
 
@@ -215,6 +215,21 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         XCTAssertLessThan(peakAfter - peakBefore, 64 << 10, "pasteboardd's peak grew from \(peakBefore) KiB to \(peakAfter) KiB for a \(size >> 20) MiB paste")
     }
 
+    func testALazySourceThatDiedIsRefusedClearlyNotHung() throws {
+        try startBridge()
+        let path = try randomFile("gone.bin", size: 4 << 20)
+        let source = try startPB("copy", "--lazy", "--rep", "application/octet-stream=@\(path)")
+        try waitForLazyItems()
+        try waitUntilExported()
+        source.signal(SIGKILL)
+        XCTAssertNotNil(source.waitForExit())
+        let refused = try xclipOut("application/octet-stream")
+        XCTAssertNotEqual(refused.status, 0, "xclip -o pasted \(refused.stdout.count) bytes of a source that is gone")
+        let reasons = exported.all.compactMap { if case let .refused("application/octet-stream", reason) = $0 { reason } else { nil } }
+        XCTAssertEqual(reasons.count, 1, "\(exported.all)")
+        XCTAssertTrue(reasons.first?.contains("(source-unavailable)") == true, "\(reasons)")
+    }
+
     // MARK: No echo, letting go
 
     func testNeitherDirectionEchoesTheOther() throws {
@@ -286,6 +301,40 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         let after = try xclipOut()
         XCTAssertNotEqual(after.status, 0, "xclip -o still pasted \(after.stdoutText)")
         XCTAssertEqual(try clipboardOwner(), .none)
+    }
+
+    func testThePrimaryPasteboardBecomesThePrimarySelection() throws {
+        try startBridge(selection: .primary)
+        try pbOK("copy", "-p", "primary", stdin: Data("selected with the mouse".utf8))
+        try waitUntilExported("primary")
+        let pasted = try xclipOut(selection: "primary")
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        XCTAssertEqual(pasted.stdoutText, "selected with the mouse")
+        XCTAssertNotEqual(try xclipOut().status, 0, "CLIPBOARD is left alone")
+    }
+
+    func testTheExporterFailsClearlyWhenTheDisplayGoesAway() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
+        let server = try XvfbServer(sandbox: sandbox)
+        self.server = server
+        let display = X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        let exporter = X11ClipboardExporter(display: display, mapping: DesktopTypeMapping(registry: .builtIn))
+        let (socketPath, exported) = (sandbox.socketPath, exported)
+        let task = Task { try await exporter.run(socketPath: socketPath) { exported.append($0) } }
+        bridge = task
+        XCTAssertTrue(eventually(timeout: 20) { exported.all.contains(.watching) }, "\(exported.all)")
+        try pbOK("copy", stdin: Data("owned when the server dies".utf8))
+        try waitUntilExported()
+        server.stop()
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Mutex<String?>(nil)
+        Task {
+            if case let .failure(error) = await task.result { outcome.withLock { $0 = "\(error)" } }
+            ended.signal()
+        }
+        XCTAssertEqual(ended.wait(timeout: .now() + 20), .success, "the exporter hung after its X server died")
+        let message = try XCTUnwrap(outcome.withLock { $0 }, "the exporter ended without an error")
+        XCTAssertTrue(message.hasPrefix("cannot offer the pasteboard as CLIPBOARD"), message)
     }
 
     func testContentFromBeforeTheBridgeStartedReachesAnUnownedSelection() throws {

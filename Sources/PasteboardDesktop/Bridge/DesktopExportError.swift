@@ -8,6 +8,9 @@ public enum DesktopExportError: Error, Sendable, CustomStringConvertible {
     case pasteboardChanged(exported: Int, current: Int)
     /// A request for a target the bridge does not offer.
     case notOffered(target: String)
+    /// Loading the representation from the daemon failed: `code` is the daemon's stable error
+    /// code when it gave one (`source-unavailable`: the lazy source that promised it is gone).
+    case loadFailed(target: String, code: String?, message: String)
 
     public var description: String {
         switch self {
@@ -17,6 +20,8 @@ public enum DesktopExportError: Error, Sendable, CustomStringConvertible {
             "the pasteboard changed (change \(exported) was offered, it is at \(current) now)"
         case let .notOffered(target):
             "\(target) is not offered"
+        case let .loadFailed(target, code, message):
+            "cannot load \(target) from the pasteboard\(code.map { " (\($0))" } ?? ""): \(message)"
         }
     }
 }

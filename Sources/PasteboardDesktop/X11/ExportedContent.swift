@@ -20,15 +20,19 @@ struct ExportedContent: Sendable {
         case let .representation(type, conversion):
             var encoder = ExportEncoder(conversion)
             let exported = plan.changeCount
-            try await board.load(item: 0, accepting: [type], header: { loaded in
-                // The daemon answers with the pasteboard as it is now: newer content is not ours to give.
-                guard loaded.changeCount == exported else {
-                    throw DesktopExportError.pasteboardChanged(exported: exported, current: loaded.changeCount)
-                }
-            }, chunk: { chunk in
-                let bytes = encoder.encode(chunk)
-                if !bytes.isEmpty { try await writer.write(bytes) }
-            })
+            do {
+                try await board.load(item: 0, accepting: [type], header: { loaded in
+                    // The daemon answers with the pasteboard as it is now: newer content is not ours to give.
+                    guard loaded.changeCount == exported else {
+                        throw DesktopExportError.pasteboardChanged(exported: exported, current: loaded.changeCount)
+                    }
+                }, chunk: { chunk in
+                    let bytes = encoder.encode(chunk)
+                    if !bytes.isEmpty { try await writer.write(bytes) }
+                })
+            } catch let error as PasteboardError {
+                throw DesktopExportError.loadFailed(target: request.target, code: error.code?.rawValue, message: error.description)
+            }
             let tail = encoder.finish()
             if !tail.isEmpty { try await writer.write(tail) }
         }
