@@ -81,7 +81,7 @@ let package = Package(
         // The desktop bridge, a client of the daemon through the public library as a third-party
         // clipboard tool would be: for now the X11 importer (a desktop copy becomes a pasteboard
         // item, small text captured at once, the rest fetched from the X owner when loaded).
-        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardX11"]),
+        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardProtocol", "PasteboardTypes", "PasteboardX11"]),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
