@@ -44,7 +44,7 @@ final class X11ClipboardManagerTests: IntegrationTestCase {
     /// this test's daemon; returns once the importer watches (and the manager manages, if
     /// `expectManaging`).
     @discardableResult
-    private func startBridge(on given: XvfbServer? = nil, expectManaging: Bool = true) throws -> XvfbServer {
+    private func startBridge(on given: XvfbServer? = nil, expectManaging: Bool = true, withImporter: Bool = true) throws -> XvfbServer {
         let server = try given ?? XvfbServer(sandbox: sandbox)
         self.server = server
         let (ownWindows, echo, recent, handover) = (DesktopOwnWindows(), BridgeEcho(), RecentContent(), ClipboardHandover())
@@ -56,13 +56,15 @@ final class X11ClipboardManagerTests: IntegrationTestCase {
         bridge = Task {
             try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await importer.run(on: connection) { events.append($0) } }
+                    if withImporter { group.addTask { try await importer.run(on: connection) { events.append($0) } } }
                     group.addTask { try await manager.run(on: connection) { events.append($0) } }
                     try await group.waitForAll()
                 }
             }
         }
-        XCTAssertTrue(eventually(timeout: 10) { events.importer.contains(.watching) }, "the importer never watched: \(events.importer)")
+        if withImporter {
+            XCTAssertTrue(eventually(timeout: 10) { events.importer.contains(.watching) }, "the importer never watched: \(events.importer)")
+        }
         if expectManaging {
             XCTAssertTrue(eventually(timeout: 10) { events.manager.contains(.managing) }, "the manager never took CLIPBOARD_MANAGER: \(events.manager)")
         }
@@ -123,6 +125,20 @@ final class X11ClipboardManagerTests: IntegrationTestCase {
         XCTAssertEqual(peer.quit(), 0, "\(peer.process.stderrLines) \(events.manager)")
         XCTAssertEqual(try pbOK("paste", "-t", "public.png").stdout, png)
         XCTAssertEqual(try pbOK("paste", "-t", "text").stdoutText, "all of it")
+    }
+
+    func testDataHandedOverWithoutAnImportedItemBecomesANewItem() throws {
+        let server = try startBridge(withImporter: false)
+        let png = PNGFixture.make(width: 64, height: 48, seed: 9)
+        let peer = try X11OwnerPeer(display: server.display, targets: [("image/png", png), ("UTF8_STRING", Data("new item".utf8))], sandbox: sandbox)
+        peers.append(peer)
+        XCTAssertEqual(try changeCount(), 0)
+        XCTAssertEqual(peer.quit(), 0, "\(peer.process.stderrLines) \(events.manager)")
+        XCTAssertEqual(events.saved, [.newItem])
+        XCTAssertEqual(try representations(), ["public.png", "public.utf8-plain-text"])
+        XCTAssertEqual(try pbOK("paste", "-t", "public.png").stdout, png)
+        XCTAssertEqual(try pbOK("paste", "-t", "text").stdoutText, "new item")
+        XCTAssertEqual(try historyTypes(), [["public.png", "public.utf8-plain-text"]])
     }
 
     func testATextOnlyCopyIsAlreadyKeptAndTheApplicationMayExit() throws {
