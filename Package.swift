@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
         .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing"]),
         .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
-        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes"]),
+        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes", "PasteboardX11"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",

@@ -42,3 +42,30 @@ final class DesktopImportPlanTests: XCTestCase {
         XCTAssertEqual(DesktopImportPlan.defaultCaptureBudget, 1_048_576)
     }
 }
+
+/// KDE's password-manager hint: captured at once, its value deciding whether the item is a secret.
+final class DesktopImportPlanSecretTests: XCTestCase {
+    private let mapping = DesktopTypeMapping(registry: .builtIn)
+    private let hint = TypeIdentifier(rawValue: "org.kde.password-manager-hint")
+
+    private func plan(_ offered: [String]) -> DesktopImportPlan {
+        DesktopImportPlan(offer: mapping.representations(forOffered: offered))
+    }
+
+    func testTheHintIsCapturedBesideTheText() {
+        let made = plan(["UTF8_STRING", "x-kde-passwordManagerHint"])
+        XCTAssertEqual(made.captured.map(\.type), [.utf8PlainText, hint])
+        XCTAssertFalse(made.isSensitive, "the name alone decides nothing")
+    }
+
+    func testOnlyTheValueSecretMakesASecret() {
+        let made = plan(["UTF8_STRING", "x-kde-passwordManagerHint"])
+        XCTAssertTrue(made.isSensitive(captured: [hint: Array("secret".utf8)]))
+        XCTAssertTrue(made.isSensitive(captured: [hint: Array("secret\n".utf8)]))
+        XCTAssertFalse(made.isSensitive(captured: [hint: Array("public".utf8)]))
+        XCTAssertFalse(made.isSensitive(captured: [hint: []]))
+        XCTAssertTrue(made.isSensitive(captured: [:]), "a hint that could not be read counts as secret, as the daemon counts it")
+        XCTAssertFalse(plan(["UTF8_STRING"]).isSensitive(captured: [:]))
+        XCTAssertTrue(plan(["UTF8_STRING", DesktopTypeMapping.concealedTarget]).isSensitive(captured: [:]))
+    }
+}

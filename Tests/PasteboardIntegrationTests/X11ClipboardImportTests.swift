@@ -150,6 +150,38 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "copied before")
     }
 
+    func testTheImporterConnectsThroughXAUTHORITYToAServerThatDemandsACookie() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xauth") else { throw XCTSkip("xauth is not installed (apt-get install xauth)") }
+        let authority = sandbox.path("xauthority")
+        let server = try XvfbServer(sandbox: sandbox, authorityFile: authority, cookie: String(repeating: "5e", count: 16))
+        self.server = server
+        // Without the cookie the server refuses the importer, and says why.
+        let refused = X11ClipboardImporter(display: display(server), mapping: DesktopTypeMapping(registry: .builtIn))
+        let socketPath = sandbox.socketPath
+        let failure = Mutex<String?>(nil)
+        let attempt = Task {
+            do { try await refused.run(socketPath: socketPath) } catch { failure.withLock { $0 = "\(error)" } }
+        }
+        XCTAssertTrue(eventually(timeout: 10) { failure.withLock { $0 } != nil }, "the importer ran without a cookie")
+        attempt.cancel()
+        XCTAssertTrue(failure.withLock { $0 ?? "" }.contains("refused the connection"), failure.withLock { $0 ?? "" })
+        // With XAUTHORITY naming the cookie file, as the display's own clients use it.
+        let environment = ["HOME": sandbox.root.path, "XAUTHORITY": authority]
+        let importer = X11ClipboardImporter(display: X11Display(displayName: server.display, environment: environment), mapping: DesktopTypeMapping(registry: .builtIn))
+        let events = self.events
+        self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
+        XCTAssertTrue(eventually(timeout: 10) { events.withLock { $0.contains(.watching) } }, "\(events.withLock { $0 })")
+        let path = sandbox.path("text.txt")
+        try Data("through the cookie".utf8).write(to: URL(fileURLWithPath: path))
+        var xclipEnvironment = sandbox.environment()
+        xclipEnvironment.removeValue(forKey: "DISPLAY")
+        xclipEnvironment["XAUTHORITY"] = authority
+        peers.append(try ToolProcess("/usr/bin/xclip", ["-display", server.display, "-selection", "clipboard", "-quiet", "-i", path], environment: xclipEnvironment, in: sandbox))
+        XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.withLock { $0 })")
+        XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "through the cookie")
+    }
+
     func testTextOverTheCaptureBudgetStaysLazy() throws {
         let server = try startImporter(captureBudget: 16)
         let path = sandbox.path("long.txt")

@@ -11,6 +11,9 @@ public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
     /// A converted representation (Latin-1 text, a GNOME file list) is converted whole, so it
     /// may not exceed `limit` bytes.
     case tooLargeToConvert(target: String, limit: Int)
+    /// The owner quit handing its data over (SAVE_TARGETS) without this target: the application
+    /// did not list it, or it did not fit the manager's budget.
+    case notHandedOver(selection: String, target: String)
     /// The destination stopped loading.
     case cancelled
 
@@ -22,6 +25,8 @@ public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
             "cannot fetch \(target) from the owner of \(selection): \(reason)"
         case let .tooLargeToConvert(target, limit):
             "\(target) is over \(limit) bytes, the most the bridge converts"
+        case let .notHandedOver(selection, target):
+            "the desktop application that copied \(target) to \(selection) quit without handing it over (not listed at exit, or over the clipboard manager's budget)"
         case .cancelled:
             "cancelled"
         }

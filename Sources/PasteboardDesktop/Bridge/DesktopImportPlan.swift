@@ -1,3 +1,4 @@
+import PasteboardProtocol
 import PasteboardTypes
 
 /// Which representations of a desktop owner's offer are captured at once and which stay lazy
@@ -5,8 +6,10 @@ import PasteboardTypes
 ///
 /// Plain text is captured at once (within `captureBudget`), so a copy survives the application
 /// that made it quitting — the clipboard-manager duty users miss most with xclip and
-/// wl-clipboard. Everything else (images, rich text, file lists) stays lazy: fetched from the
-/// owner only when a destination loads it, since it may be large and is often never pasted.
+/// wl-clipboard. So is KDE's `x-kde-passwordManagerHint`: only its value (`secret`) says whether
+/// the item is a secret, and a secret must be known as one before the item is written. Everything
+/// else (images, rich text, file lists) stays lazy: fetched from the owner only when a destination
+/// loads it, since it may be large and is often never pasted.
 public struct DesktopImportPlan: Sendable, Equatable {
     /// How one representation reaches the pasteboard.
     public enum Handling: Sendable, Equatable {
@@ -34,7 +37,8 @@ public struct DesktopImportPlan: Sendable, Equatable {
 
     /// The entries, in the owner's order.
     public var entries: [Entry]
-    /// Whether the item is a secret (see `DesktopOffer.isConcealed`).
+    /// Whether the item is a secret by its names alone (see `DesktopOffer.isConcealed`); a KDE
+    /// hint's value decides only once captured (`isSensitive(captured:)`).
     public var isSensitive: Bool
 
     /// The plan for `offer`: its plain-text representation captured, the rest promised.
@@ -45,9 +49,21 @@ public struct DesktopImportPlan: Sendable, Equatable {
         isSensitive = offer.isConcealed
     }
 
-    /// Whether a representation of `type` is captured at once: plain text only.
+    /// Whether a representation of `type` is captured at once: plain text, and KDE's
+    /// password-manager hint (a few bytes whose value decides whether the item is a secret).
     public static func isCaptured(_ type: TypeIdentifier) -> Bool {
-        type == .utf8PlainText
+        type == .utf8PlainText || type == SensitivityMarker.kdePasswordManagerHint
+    }
+
+    /// Whether the item is a secret once the `captured` bytes are known: marked by its names
+    /// (`org.nspasteboard.ConcealedType`), or by a KDE hint whose value is `secret`. A hint that
+    /// could not be captured counts as secret, as the daemon counts it (`SensitivityMarker`):
+    /// a secret must never be written down while its marker is unread.
+    public func isSensitive(captured: [TypeIdentifier: [UInt8]]) -> Bool {
+        if isSensitive { return true }
+        let hint = SensitivityMarker.kdePasswordManagerHint
+        guard entries.contains(where: { $0.representation.type == hint }) else { return false }
+        return SensitivityMarker.marks(hint.rawValue, value: captured[hint])
     }
 
     /// The entries captured at once.

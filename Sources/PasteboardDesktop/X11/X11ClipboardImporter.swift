@@ -37,6 +37,9 @@ public struct X11ClipboardImporter: Sendable {
     public var echo: BridgeEcho
     /// The content imported last, so a clipboard manager re-taking it is not a new copy.
     public var recent: RecentContent
+    /// Shared with the clipboard manager (`X11ClipboardManager`) on the same connection: the
+    /// bytes an owner hands over at exit fill this importer's promises of its copy.
+    public var handover: ClipboardHandover
     /// The most bytes of text captured at once; larger text stays lazy.
     public var captureBudget = DesktopImportPlan.defaultCaptureBudget
     /// How long the selection's owner must stay the same before its offer is read (nil: read at
@@ -46,7 +49,8 @@ public struct X11ClipboardImporter: Sendable {
 
     public init(
         display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
-        ownWindows: DesktopOwnWindows = DesktopOwnWindows(), echo: BridgeEcho = BridgeEcho(), recent: RecentContent = RecentContent()
+        ownWindows: DesktopOwnWindows = DesktopOwnWindows(), echo: BridgeEcho = BridgeEcho(), recent: RecentContent = RecentContent(),
+        handover: ClipboardHandover = ClipboardHandover()
     ) {
         self.display = display
         self.selection = selection
@@ -54,6 +58,7 @@ public struct X11ClipboardImporter: Sendable {
         self.ownWindows = ownWindows
         self.echo = echo
         self.recent = recent
+        self.handover = handover
     }
 
     /// Connects to the daemon at `socketPath` as `pasteboard-desktop` and runs until cancelled
@@ -101,6 +106,7 @@ public struct X11ClipboardImporter: Sendable {
                     let changeCount = try await board.setItems([provider])
                     await echo.endImport(changeCount: changeCount)
                     recent.remember(fingerprint)
+                    handover.recordImport(owner: offer.owner, changeCount: changeCount)
                     onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
                 } catch is CancellationError {
                     await echo.endImport(changeCount: nil)
@@ -115,9 +121,12 @@ public struct X11ClipboardImporter: Sendable {
         }
     }
 
-    /// The item for `offer`: captured bytes eager, the rest promised, in the owner's order.
+    /// The item for `offer`: captured bytes eager, the rest promised, in the owner's order. A
+    /// promise serves the bytes the clipboard manager saved from the owner at its exit when it
+    /// has them (`handover`), and fetches from the owner otherwise.
     func item(for offer: OwnerOffer) -> ItemProvider {
-        var provider = ItemProvider(sensitive: offer.plan.isSensitive)
+        var provider = ItemProvider(sensitive: offer.isSensitive)
+        let (handover, owner, selectionName) = (handover, offer.owner, selection.x11Name)
         for entry in offer.plan.entries {
             let representation = entry.representation
             if let bytes = offer.captured[representation.type] {
@@ -125,7 +134,16 @@ public struct X11ClipboardImporter: Sendable {
             } else {
                 let fetch = X11TargetFetch(display: display, selection: selection.x11Name, representation: representation, owner: offer.owner)
                 provider.registerDataRepresentation(for: representation.type) { writer in
-                    try await fetch.stream(into: writer)
+                    switch handover.lookup(owner: owner, target: representation.target) {
+                    case .saved(let bytes):
+                        let converted = representation.conversion.apply(to: bytes)
+                        try await writer.declareSize(converted.count)
+                        try await writer.write(contentsOf: converted)
+                    case .notHandedOver where writer.isCapture:
+                        throw DesktopImportError.notHandedOver(selection: selectionName, target: representation.target)
+                    case .notHandedOver, .none:
+                        try await fetch.stream(into: writer)
+                    }
                 }
             }
         }
@@ -139,4 +157,7 @@ struct OwnerOffer: Sendable {
     let plan: DesktopImportPlan
     /// The captured representations' bytes (converted), by type.
     let captured: [TypeIdentifier: [UInt8]]
+
+    /// Whether the item is a secret: by its names, or by a captured KDE hint valued `secret`.
+    var isSensitive: Bool { plan.isSensitive(captured: captured) }
 }

@@ -1,0 +1,236 @@
+import PasteboardTypes
+import PasteboardX11
+
+/// The clipboard manager's X side, on its own thread: owns `CLIPBOARD_MANAGER` (ICCCM §2.8),
+/// answers TARGETS, TIMESTAMP and SAVE_TARGETS on it, and for SAVE_TARGETS reads the listed
+/// targets from the CLIPBOARD owner before it answers. Not Sendable in spirit — handed to its
+/// thread once and used there only (hence `@unchecked`).
+final class ManagerSelectionLoop: @unchecked Sendable {
+    /// The manager selection, and the selection whose data it saves.
+    static let managerSelection = "CLIPBOARD_MANAGER"
+    static let clipboard = "CLIPBOARD"
+
+    private struct Atoms {
+        let manager, clipboard, saveTargets, targets, timestamp, managerMessage, null, stamp: Atom
+    }
+
+    let manager: X11ClipboardManager
+    let connection: X11Connection
+    /// The window that owns CLIPBOARD_MANAGER; registered in `manager.ownWindows` while it lives.
+    private var window = WindowID.none
+    private var atoms: Atoms?
+    /// When CLIPBOARD_MANAGER became ours; nil while another manager has it.
+    private var acquiredAt: X11Timestamp?
+    private var reportedOtherManager = false
+    private var onEvent: @Sendable (X11ClipboardManager.Event) -> Void = { _ in }
+
+    init(manager: X11ClipboardManager, connection: X11Connection) {
+        self.manager = manager
+        self.connection = connection
+    }
+
+    /// Takes the duty (or waits for another manager to leave), then answers requests until the
+    /// connection is cancelled (throws `.cancelled`) or fails. `keep` puts a saved offer on the
+    /// pasteboard and says whether it did; it may block, for a bounded time.
+    func run(onEvent: @escaping @Sendable (X11ClipboardManager.Event) -> Void, keep: (SavedOffer) -> Bool) throws(X11Error) {
+        self.onEvent = onEvent
+        let interned = try connection.internAtoms([
+            Self.managerSelection, Self.clipboard, "SAVE_TARGETS", "TARGETS", "TIMESTAMP", "MANAGER", "NULL", "PASTEBOARD_MANAGER_TIMESTAMP",
+        ])
+        let atoms = Atoms(
+            manager: interned[0], clipboard: interned[1], saveTargets: interned[2], targets: interned[3], timestamp: interned[4],
+            managerMessage: interned[5], null: interned[6], stamp: interned[7])
+        self.atoms = atoms
+        window = try connection.createWindow()
+        manager.ownWindows.insert(window)
+        defer { manager.ownWindows.remove(window) }
+        let reader = try SelectionReader(connection: connection, timeout: manager.display.ownerTimeout)
+        reader.readSize = X11TargetFetch.readSize
+        // Told when another manager's ownership ends, so the duty is taken then, not fought for.
+        let xfixes = try connection.enableXFixes()
+        try connection.send(XFixes.selectSelectionInput(majorOpcode: xfixes.majorOpcode, window: window, selection: atoms.manager, mask: .all))
+        try takeDutyIfFree()
+        let window = window
+        while true {
+            let event = try connection.nextEvent(deadline: nil, what: "a request to \(Self.managerSelection)") { event in
+                switch event {
+                case let .selectionRequest(request): request.owner == window
+                case let .selectionClear(clear): clear.owner == window
+                case let .xfixesSelectionNotify(notify): notify.window == window && notify.selection == atoms.manager
+                default: false
+                }
+            }
+            switch event {
+            case let .selectionClear(clear) where clear.selection == atoms.manager:
+                guard acquiredAt != nil else { break }
+                acquiredAt = nil
+                reportOtherManager("another clipboard manager took \(Self.managerSelection) over; the bridge does without until it leaves")
+            case let .xfixesSelectionNotify(notify) where notify.owner == .none && acquiredAt == nil:
+                try takeDutyIfFree()
+            case let .selectionRequest(request):
+                try answer(request, atoms: atoms, reader: reader, keep: keep)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Takes CLIPBOARD_MANAGER unless another client owns it (reported once: no fight).
+    private func takeDutyIfFree() throws(X11Error) {
+        guard let atoms else { return }
+        let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: manager.display.ownerTimeout))
+        guard owner == .none || owner == window else {
+            return reportOtherManager("another clipboard manager (\(owner)) owns \(Self.managerSelection); the bridge does without until it leaves")
+        }
+        // ICCCM §2.1: a real server time, from a zero-length append's PropertyNotify.
+        let (window, stampAtom) = (window, atoms.stamp)
+        let isStamp: (X11Event) -> Bool = { event in
+            if case let .propertyNotify(notify) = event { return notify.window == window && notify.atom == stampAtom }
+            return false
+        }
+        connection.discardEvents(where: isStamp)
+        try connection.send(Self.request { try .changeProperty(.append, window: window, property: stampAtom, type: .integer, format: 32, data: []) })
+        let event = try connection.nextEvent(deadline: X11Deadline(after: manager.display.ownerTimeout), what: "the server's time stamp for taking \(Self.managerSelection)", where: isStamp)
+        guard case let .propertyNotify(stamp) = event else { throw .malformedFromServer("not a PropertyNotify") }
+        try connection.send(.setSelectionOwner(window, selection: atoms.manager, time: stamp.time))
+        let now = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: manager.display.ownerTimeout))
+        guard now == window else {
+            return reportOtherManager("another clipboard manager (\(now)) took \(Self.managerSelection) first; the bridge does without until it leaves")
+        }
+        // ICCCM §2.8: a new manager tells the root window's listeners.
+        let root = connection.setup.root
+        let message = try ClientMessage.manager(root: root, managerAtom: atoms.managerMessage, time: stamp.time, selection: atoms.manager, owner: window)
+        try connection.send(Self.request { try .sendEvent(destination: root, eventMask: EventMask.structureNotify, event: message.encoded) })
+        acquiredAt = stamp.time
+        onEvent(.managing)
+    }
+
+    private func reportOtherManager(_ text: String) {
+        guard !reportedOtherManager else { return }
+        reportedOtherManager = true
+        onEvent(.anotherManager(text))
+    }
+
+    // MARK: Requests
+
+    private func answer(_ request: X11Event.SelectionRequest, atoms: Atoms, reader: SelectionReader, keep: (SavedOffer) -> Bool) throws(X11Error) {
+        // ICCCM §2.2: an obsolete requestor sends None as the property; use the target then.
+        let property = request.property == .none ? request.target : request.property
+        func reply(type: Atom, bytes: [UInt8]) throws(X11Error) {
+            try toRequestor(Self.request { try .changeProperty(window: request.requestor, property: property, type: type, format: 32, data: bytes) })
+            try notify(request, property: property)
+        }
+        guard let acquiredAt, request.selection == atoms.manager else { return try notify(request, property: .none) }
+        if request.time != currentTime, Int32(bitPattern: request.time &- acquiredAt) < 0 { return try notify(request, property: .none) }
+        switch request.target {
+        case atoms.targets:
+            try reply(type: .atom, bytes: SelectionReplyEncoding.atomList([atoms.targets, atoms.timestamp, atoms.saveTargets]))
+        case atoms.timestamp:
+            try reply(type: .integer, bytes: SelectionReplyEncoding.timestamp(acquiredAt))
+        case atoms.saveTargets:
+            // The freedesktop ClipboardManager specification: a side-effect target answered,
+            // once everything is read and kept, with an empty NULL property (ICCCM §2.6.3);
+            // refused with None. The application exits on either.
+            switch try save(request, property: property, atoms: atoms, reader: reader, keep: keep) {
+            case .kept: try reply(type: atoms.null, bytes: [])
+            case .refused(let reason):
+                onEvent(.refused(reason))
+                try notify(request, property: .none)
+            }
+        default:
+            try notify(request, property: .none)
+        }
+    }
+
+    private enum SaveOutcome {
+        case kept
+        case refused(String)
+    }
+
+    /// SAVE_TARGETS: reads the listed targets (or all the owner offers) from the CLIPBOARD owner
+    /// within the budget, and has them kept.
+    private func save(_ request: X11Event.SelectionRequest, property: Atom, atoms: Atoms, reader: SelectionReader, keep: (SavedOffer) -> Bool) throws(X11Error) -> SaveOutcome {
+        let timeout = manager.display.ownerTimeout
+        let list: SaveTargetsList
+        do {
+            let value = try X11Reply.getProperty(connection.roundTrip(
+                .getProperty(window: request.requestor, property: property, longLength: UInt32(SaveTargetsList.maximumTargets), delete: false),
+                timeout: timeout))
+            list = SaveTargetsList.decode(type: value.type, format: value.format, bytesAfter: value.bytesAfter, data: value.data)
+        } catch let error as X11Error {
+            if case .request = error { return .refused("cannot read the requestor's SAVE_TARGETS list: \(error)") }
+            throw error
+        } catch {
+            return .refused("cannot read the requestor's SAVE_TARGETS list: \(error)")
+        }
+        let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.clipboard), timeout: timeout))
+        guard owner != .none else { return .refused("nothing to save: \(Self.clipboard) has no owner") }
+        // The bridge's own ownership serves the pasteboard: its data is kept already.
+        if manager.ownWindows.contains(owner) { return .kept }
+        let offered: [String]
+        do throws(X11Error) {
+            switch list {
+            case .all: offered = try reader.readTargets(selection: Self.clipboard)
+            case .listed(let listed): offered = try connection.atomNames(listed)
+            case .malformed(let reason): return .refused(reason)
+            }
+        } catch {
+            if case .cancelled = error { throw error }
+            return .refused("cannot learn the targets of \(Self.clipboard): \(error)")
+        }
+        let representations = manager.mapping.representations(forOffered: offered).representations
+        var budget = HandoverBudget(total: manager.budget)
+        var saved: [SavedOffer.Saved] = []
+        var skipped: [String] = []
+        for representation in representations {
+            let limit = budget.limitForNext
+            var bytes: [UInt8] = []
+            var overBudget = false
+            do throws(X11Error) {
+                try reader.read(selection: Self.clipboard, target: representation.target) { chunk in
+                    guard bytes.count + chunk.count <= limit else {
+                        overBudget = true
+                        throw DesktopImportError.tooLargeToConvert(target: representation.target, limit: limit)
+                    }
+                    bytes += chunk
+                }
+            } catch {
+                switch error {
+                case .cancelled: throw error
+                case .noOwner, .ownerGone: return .refused("the owner of \(Self.clipboard) went away while its data was saved")
+                default:
+                    let reason = overBudget ? "over the \(limit) bytes left of the \(budget.total)-byte budget" : error.description
+                    skipped.append("\(representation.target): \(reason)")
+                    onEvent(.skipped("\(representation.target) not saved: \(reason)"))
+                    continue
+                }
+            }
+            budget.consume(bytes.count)
+            saved.append(SavedOffer.Saved(representation: representation, bytes: bytes))
+        }
+        // Read from one owner only: another copy meanwhile would mix two contents.
+        let after = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.clipboard), timeout: timeout))
+        guard after == owner else { return .refused("\(Self.clipboard) changed owner while its data was saved") }
+        guard !saved.isEmpty else {
+            return .refused("nothing of \(Self.clipboard) could be saved" + (skipped.isEmpty ? " (it offers nothing the bridge maps)" : ": " + skipped.joined(separator: "; ")))
+        }
+        return keep(SavedOffer(owner: owner, saved: saved, skipped: skipped)) ? .kept : .refused("the pasteboard did not keep the saved data")
+    }
+
+    // MARK: Sending
+
+    /// The SelectionNotify that answers `request` (property None: refused).
+    private func notify(_ request: X11Event.SelectionRequest, property: Atom) throws(X11Error) {
+        let event = X11Event.SelectionNotify(time: request.time, requestor: request.requestor, selection: request.selection, target: request.target, property: property)
+        try toRequestor(Self.request { try .sendEvent(destination: request.requestor, event: event.encoded) })
+    }
+
+    /// Requests to a requestor's window ignore X errors: an application at exit may be gone.
+    private func toRequestor(_ request: X11Request) throws(X11Error) {
+        try connection.send(request, ignoringErrors: true)
+    }
+
+    private static func request(_ make: () throws -> X11Request) throws(X11Error) -> X11Request {
+        do { return try make() } catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
+    }
+}
