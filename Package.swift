@@ -79,9 +79,10 @@ let package = Package(
         // sockets with poll, one thread per connection: no NIO.
         .target(name: "PasteboardX11"),
         // The desktop bridge, a client of the daemon through the public library as a third-party
-        // clipboard tool would be: for now the X11 importer (a desktop copy becomes a pasteboard
-        // item, small text captured at once, the rest fetched from the X owner when loaded).
-        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardX11"]),
+        // clipboard tool would be: the X11 importer (a desktop copy becomes a pasteboard item, small
+        // text captured at once, the rest fetched from the X owner when loaded), and the Wayland
+        // importer and exporter (data control both ways, lazily).
+        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardX11", "PasteboardWayland"]),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.

@@ -34,20 +34,36 @@ public struct DesktopImportPlan: Sendable, Equatable {
 
     /// The entries, in the owner's order.
     public var entries: [Entry]
-    /// Whether the item is a secret (see `DesktopOffer.isConcealed`).
+    /// Whether the item is a secret by the offer's names alone (see `DesktopOffer.isConcealed`;
+    /// a KDE hint's value is judged with `DesktopOffer.isConcealed(passwordManagerHint:)` once read).
     public var isSensitive: Bool
+
+    /// The offer the plan was made for.
+    public var offer: DesktopOffer
 
     /// The plan for `offer`: its plain-text representation captured, the rest promised.
     public init(offer: DesktopOffer) {
+        self.offer = offer
         entries = offer.representations.map { representation in
             Entry(representation: representation, handling: Self.isCaptured(representation.type) ? .capture : .promise)
         }
         isSensitive = offer.isConcealed
     }
 
-    /// Whether a representation of `type` is captured at once: plain text only.
+    /// Whether a representation of `type` is captured at once: plain text, and KDE's
+    /// password-manager hint (a few bytes whose value decides whether the item is a secret, so
+    /// it is needed before the item is written).
     public static func isCaptured(_ type: TypeIdentifier) -> Bool {
-        type == .utf8PlainText
+        type == .utf8PlainText || type == passwordManagerHintType
+    }
+
+    /// The type `x-kde-passwordManagerHint` is declared as.
+    static let passwordManagerHintType = TypeIdentifier("org.kde.password-manager-hint")
+
+    /// Whether the item is a secret once the `captured` bytes are known: by the offer's names,
+    /// or by its KDE hint's captured value (`secret`, or not captured at all).
+    public func isSensitive(captured: [TypeIdentifier: [UInt8]]) -> Bool {
+        offer.isConcealed(passwordManagerHint: offer.passwordManagerHint.flatMap { captured[$0.type] })
     }
 
     /// The entries captured at once.
