@@ -154,13 +154,18 @@ let package = Package(
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
-        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing"]),
+        // What the tests that need a real compositor share: a headless sway of the test's own.
+        .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
+        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing", "DisplayTestSupport"]),
         .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
         .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
-            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11", "PasteboardDesktop"]
+            dependencies: [
+                "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11", "PasteboardWayland",
+                "PasteboardDesktop", "DisplayTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

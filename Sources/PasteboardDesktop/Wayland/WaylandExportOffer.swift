@@ -6,7 +6,8 @@ import PasteboardWayland
 ///
 /// The item's representations in its order, each as the MIME types `DesktopTypeMapping` gives
 /// it (plain text also as `text/plain`, `UTF8_STRING`, `STRING` and `TEXT`, as wl-copy offers
-/// it, for Xwayland clients); a MIME type two representations share is served by the first.
+/// it, for Xwayland clients; a type with no MIME type as `application/octet-stream`); a MIME
+/// type two representations share is served by the first.
 /// Then KDE's `x-kde-passwordManagerHint` when the item is sensitive (value `secret`, so other
 /// clipboard managers keep it out of their history), and last `WaylandBridgeMarker` (an empty
 /// body), by which our own importer knows the offer. At most `SourceLimits.maxMIMETypes` in all.
@@ -37,7 +38,9 @@ public struct WaylandExportOffer: Sendable, Equatable {
             contents[mimeType] = content
         }
         for type in types {
-            for target in mapping.targets(for: type) where mimeTypes.count < room && Self.isOfferable(target) {
+            // A type with no MIME type (`public.data` of a binary `pb copy`) is still bytes.
+            let targets = mapping.targets(for: type)
+            for target in targets.isEmpty ? [Self.bytesMIMEType] : targets where mimeTypes.count < room && Self.isOfferable(target) {
                 // A representation of the hint itself is served as the item's secrecy says.
                 add(target, DesktopTypeMapping.isPasswordManagerHint(target) && sensitive ? .secretHint : .representation(type))
             }
@@ -52,6 +55,9 @@ public struct WaylandExportOffer: Sendable, Equatable {
     public func content(for mimeType: String) -> Content? {
         contents[mimeType]
     }
+
+    /// What a representation whose type has no MIME type is offered as.
+    public static let bytesMIMEType = "application/octet-stream"
 
     /// The hint's body.
     public static let secretHintBody = Array(DesktopTypeMapping.secretHintValue.utf8)
