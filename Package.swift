@@ -158,7 +158,7 @@ let package = Package(
         .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
         .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing", "DisplayTestSupport"]),
         .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
-        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes"]),
+        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes", "PasteboardWayland"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
