@@ -43,12 +43,17 @@ final class WaylandBridgeTests: IntegrationTestCase {
         let exporter = WaylandClipboardExporter(display: display, selection: selection, mapping: mapping, echo: echo)
         let (imports, exports, ended, socketPath) = (imports, exports, bridgeEnded, sandbox.socketPath)
         bridge = Task {
-            defer { ended.mark() }
-            try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
-                try await withThrowingDiscardingTaskGroup { group in
-                    group.addTask { try await importer.run(on: connection) { imports.append($0) } }
-                    group.addTask { try await exporter.run(on: connection) { exports.append($0) } }
+            do {
+                try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
+                    try await withThrowingDiscardingTaskGroup { group in
+                        group.addTask { try await importer.run(on: connection) { imports.append($0) } }
+                        group.addTask { try await exporter.run(on: connection) { exports.append($0) } }
+                    }
                 }
+                ended.mark(nil)
+            } catch {
+                ended.mark("\(error)")
+                throw error
             }
         }
         XCTAssertTrue(eventually { imports.contains(.watching) && exports.contains(.watching) }, "the bridge never watched: \(imports.all) \(exports.all)")
@@ -245,6 +250,15 @@ final class WaylandBridgeTests: IntegrationTestCase {
         XCTAssertEqual(imports.importedChangeCounts.count, 1, "an empty selection is not a copy")
     }
 
+    func testTheBridgeEndsWithAClearErrorWhenTheCompositorQuits() throws {
+        let sway = try startBridge()
+        sway.stop()
+        XCTAssertTrue(eventually { self.bridgeEnded.hasEnded }, "the bridge hangs on a compositor that is gone")
+        let error = try XCTUnwrap(bridgeEnded.error)
+        XCTAssertTrue(error.hasPrefix("cannot bridge the Wayland clipboard: "), error)
+        XCTAssertTrue(error.contains("Wayland compositor"), error)
+    }
+
     /// The peak resident set (`VmHWM`) of process `pid`, in bytes.
     private func peakResidentBytes(of pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -276,9 +290,10 @@ extension BridgeEventLog where Event == WaylandClipboardExporter.Event {
     }
 }
 
-/// Whether a task of the test has ended, so tearDown can wait for it.
+/// Whether a task of the test has ended, and with which error, so a test can wait for it.
 final class TaskEnd: Sendable {
-    private let ended = Mutex(false)
-    func mark() { ended.withLock { $0 = true } }
-    var hasEnded: Bool { ended.withLock { $0 } }
+    private let ended = Mutex<(Bool, String?)>((false, nil))
+    func mark(_ error: String?) { ended.withLock { $0 = (true, error) } }
+    var hasEnded: Bool { ended.withLock { $0.0 } }
+    var error: String? { ended.withLock { $0.1 } }
 }

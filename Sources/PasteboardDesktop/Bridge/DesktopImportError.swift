@@ -13,6 +13,9 @@ public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
     case tooLargeToConvert(target: String, limit: Int)
     /// The destination stopped loading.
     case cancelled
+    /// The bridge cannot watch or own the selection: the display server refused or dropped the
+    /// connection (no data control, no primary selection, the compositor quit).
+    case displayFailed(selection: String, reason: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
             "\(target) is over \(limit) bytes, the most the bridge converts"
         case .cancelled:
             "cancelled"
+        case let .displayFailed(selection, reason):
+            "cannot bridge \(selection): \(reason)"
         }
     }
 }

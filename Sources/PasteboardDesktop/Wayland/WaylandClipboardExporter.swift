@@ -63,25 +63,26 @@ public struct WaylandClipboardExporter: Sendable {
         self.echo = echo
     }
 
-    /// The bounded wait on the compositor (`display.ownerTimeout`).
-    public var ownerTimeout: Duration {
-        get { display.ownerTimeout }
-        set { display.ownerTimeout = newValue }
-    }
-
     /// Mirrors the pasteboard onto the desktop selection through `connection` until the task is
-    /// cancelled (returns), or the Wayland connection or the daemon's watch fails (throws).
+    /// cancelled (returns), or the Wayland connection (`DesktopImportError.displayFailed` with
+    /// the compositor's reason) or the daemon's watch fails (throws).
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         let kind = selection.waylandKind
-        let reader: SelectionReader
-        do { reader = try display.connect() } catch { throw DesktopImportError.fetchFailed(selection: kind.waylandName, target: "the selection", reason: "\(error)") }
+        let reader = try display.connect(for: selection)
         let ownership = Ownership()
         defer {
             ownership.replace(with: nil)?.destroy(cancellingTransfers: true)
             reader.close()
         }
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
+        let selection = selection
         try await withThrowingDiscardingTaskGroup { group in
+            // The compositor going away ends the exporter at once, not at the next change.
+            let connectionEvents = reader.changes()
+            group.addTask {
+                for await _ in connectionEvents {}
+                if !Task.isCancelled { throw WaylandDisplay.connectionEnded(reader, selection: selection) }
+            }
             var isFirst = true
             // The watch answers with the current contents first, then each change.
             for try await contents in board.changes() {

@@ -69,15 +69,11 @@ public struct WaylandClipboardImporter: Sendable {
 
     /// Imports every new offer of the selection onto its pasteboard through `connection`, until
     /// the task is cancelled (returns) or the Wayland connection fails (throws
-    /// `DesktopImportError.fetchFailed` with the compositor's reason).
+    /// `DesktopImportError.displayFailed` with the compositor's reason).
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         let kind = selection.waylandKind
-        let reader: SelectionReader
-        do { reader = try display.connect() } catch { throw DesktopImportError.fetchFailed(selection: kind.waylandName, target: "the selection", reason: "\(error)") }
+        let reader = try display.connect(for: selection)
         defer { reader.close() }
-        if kind == .primary, !reader.hasPrimarySelection {
-            throw DesktopImportError.fetchFailed(selection: kind.waylandName, target: "the selection", reason: WaylandError.primarySelectionUnsupported.description)
-        }
         // Subscribed before the current offer is looked at, so none falls between the two.
         let changes = reader.changes()
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
@@ -98,8 +94,7 @@ public struct WaylandClipboardImporter: Sendable {
             reader.close()
         }
         if Task.isCancelled { return }
-        let reason = reader.failure?.description ?? WaylandError.connectionClosed.description
-        throw DesktopImportError.fetchFailed(selection: kind.waylandName, target: "the selection", reason: reason)
+        throw WaylandDisplay.connectionEnded(reader, selection: selection)
     }
 
     /// Imports `offer` unless it is our own, was replaced, or repeats the last import.

@@ -25,8 +25,27 @@ public struct WaylandDisplay: Sendable {
         return try SocketLocation.resolve(environment: environment)
     }
 
-    /// A new data-control connection, its current selections known.
-    func connect() throws(WaylandError) -> PasteboardWayland.SelectionReader {
-        try SelectionReader(socketPath: resolvedSocketPath(), timeout: ownerTimeout)
+    /// A new data-control connection for `selection`, its current selections known; fails with
+    /// the compositor's reason (no data control, no primary selection on zwlr version 1, ...).
+    func connect(for selection: DesktopSelection) throws(DesktopImportError) -> PasteboardWayland.SelectionReader {
+        let kind = selection.waylandKind
+        let reader: PasteboardWayland.SelectionReader
+        do {
+            reader = try PasteboardWayland.SelectionReader(socketPath: resolvedSocketPath(), timeout: ownerTimeout)
+        } catch {
+            throw .displayFailed(selection: kind.waylandName, reason: error.description)
+        }
+        if kind == .primary, !reader.hasPrimarySelection {
+            reader.close()
+            throw .displayFailed(selection: kind.waylandName, reason: WaylandError.primarySelectionUnsupported.description)
+        }
+        return reader
+    }
+
+    /// The error a bridge direction ends with when its connection to the compositor ended
+    /// under it (the compositor quit or dropped us): the bridge reconnects on it.
+    static func connectionEnded(_ reader: PasteboardWayland.SelectionReader, selection: DesktopSelection) -> DesktopImportError {
+        let reason = reader.failure?.description ?? WaylandError.connectionClosed.description
+        return .displayFailed(selection: selection.waylandKind.waylandName, reason: reason)
     }
 }
