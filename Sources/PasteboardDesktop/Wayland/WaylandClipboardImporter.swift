@@ -79,19 +79,23 @@ public struct WaylandClipboardImporter: Sendable {
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
         onEvent(.watching)
         var lastSerial: UInt64 = 0
-        try await withTaskCancellationHandler {
-            // An offer from before we started is a copy too.
-            if let current = reader.offer(kind) {
-                lastSerial = current.serial
-                try await consider(current, reader: reader, board: board, onEvent: onEvent)
+        do {
+            try await withTaskCancellationHandler {
+                // An offer from before we started is a copy too.
+                if let current = reader.offer(kind) {
+                    lastSerial = current.serial
+                    try await consider(current, reader: reader, board: board, onEvent: onEvent)
+                }
+                for await change in changes where change.kind == kind {
+                    guard let offer = change.offer, offer.serial > lastSerial else { continue }
+                    lastSerial = offer.serial
+                    try await consider(offer, reader: reader, board: board, onEvent: onEvent)
+                }
+            } onCancel: {
+                reader.close()
             }
-            for await change in changes where change.kind == kind {
-                guard let offer = change.offer, offer.serial > lastSerial else { continue }
-                lastSerial = offer.serial
-                try await consider(offer, reader: reader, board: board, onEvent: onEvent)
-            }
-        } onCancel: {
-            reader.close()
+        } catch is CancellationError {
+            return
         }
         if Task.isCancelled { return }
         throw WaylandDisplay.connectionEnded(reader, selection: selection)
