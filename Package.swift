@@ -80,8 +80,10 @@ let package = Package(
         // sockets with poll, one thread per connection: no NIO.
         .target(name: "PasteboardX11"),
         // The desktop bridge, a client of the daemon through the public library as a third-party
-        // clipboard tool would be: for now the X11 importer (a desktop copy becomes a pasteboard
-        // item, small text captured at once, the rest fetched from the X owner when loaded).
+        // clipboard tool would be: the X11 and Wayland importers and exporters (desktop copies
+        // become pasteboard items, small text captured at once, the rest fetched from the owner
+        // when loaded; pasteboard changes offered to the desktop, served by streaming loads),
+        // the X11 clipboard-manager duty, and the bridge that runs them (pasteboard-bridge).
         .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardX11", "PasteboardWayland"]),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
@@ -163,13 +165,18 @@ let package = Package(
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
-        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing"]),
+        // What the tests that need a real compositor share: a headless sway of the test's own.
+        .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
+        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing", "DisplayTestSupport"]),
         .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
-        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes", "PasteboardX11"]),
+        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes", "PasteboardX11", "PasteboardWayland"]),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
-            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11", "PasteboardDesktop"]
+            dependencies: [
+                "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11", "PasteboardWayland",
+                "PasteboardDesktop", "DisplayTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

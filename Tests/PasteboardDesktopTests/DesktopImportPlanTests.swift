@@ -43,29 +43,42 @@ final class DesktopImportPlanTests: XCTestCase {
     }
 }
 
-/// KDE's password-manager hint: captured at once, its value deciding whether the item is a secret.
-final class DesktopImportPlanSecretTests: XCTestCase {
+/// KDE's password-manager hint: captured at once, and a secret only by its value.
+final class PasswordManagerHintTests: XCTestCase {
     private let mapping = DesktopTypeMapping(registry: .builtIn)
-    private let hint = TypeIdentifier(rawValue: "org.kde.password-manager-hint")
+    private let hint = TypeIdentifier("org.kde.password-manager-hint")
 
     private func plan(_ offered: [String]) -> DesktopImportPlan {
         DesktopImportPlan(offer: mapping.representations(forOffered: offered))
     }
 
     func testTheHintIsCapturedBesideTheText() {
-        let made = plan(["UTF8_STRING", "x-kde-passwordManagerHint"])
+        let made = plan(["text/plain;charset=utf-8", "x-kde-passwordManagerHint"])
         XCTAssertEqual(made.captured.map(\.type), [.utf8PlainText, hint])
-        XCTAssertFalse(made.isSensitive, "the name alone decides nothing")
+        XCTAssertEqual(made.offer.passwordManagerHint?.target, "x-kde-passwordManagerHint")
     }
 
-    func testOnlyTheValueSecretMakesASecret() {
-        let made = plan(["UTF8_STRING", "x-kde-passwordManagerHint"])
+    func testTheValueSecretMakesTheItemSensitive() {
+        let made = plan(["text/plain", "x-kde-passwordManagerHint"])
+        XCTAssertFalse(made.isSensitive, "not by its names alone")
         XCTAssertTrue(made.isSensitive(captured: [hint: Array("secret".utf8)]))
-        XCTAssertTrue(made.isSensitive(captured: [hint: Array("secret\n".utf8)]))
+        XCTAssertTrue(made.isSensitive(captured: [hint: Array(" secret\n".utf8)]))
         XCTAssertFalse(made.isSensitive(captured: [hint: Array("public".utf8)]))
-        XCTAssertFalse(made.isSensitive(captured: [hint: []]))
-        XCTAssertTrue(made.isSensitive(captured: [:]), "a hint that could not be read counts as secret, as the daemon counts it")
-        XCTAssertFalse(plan(["UTF8_STRING"]).isSensitive(captured: [:]))
-        XCTAssertTrue(plan(["UTF8_STRING", DesktopTypeMapping.concealedTarget]).isSensitive(captured: [:]))
+        XCTAssertFalse(made.isSensitive(captured: [hint: Array("secrets".utf8)]))
+        XCTAssertFalse(made.isSensitive(captured: [hint: Array(repeating: UInt8(ascii: " "), count: 100) + Array("secret".utf8)]))
+    }
+
+    func testAHintThatCouldNotBeReadCountsAsSecret() {
+        XCTAssertTrue(plan(["text/plain", "x-kde-passwordManagerHint"]).isSensitive(captured: [:]))
+    }
+
+    func testWithoutAHintOnlyTheConcealedTypeMakesASecret() {
+        XCTAssertFalse(plan(["text/plain"]).isSensitive(captured: [:]))
+        XCTAssertTrue(plan(["text/plain", DesktopTypeMapping.concealedTarget]).isSensitive(captured: [:]))
+    }
+
+    func testTheHintIsMatchedInAnyCase() {
+        XCTAssertTrue(DesktopTypeMapping.isPasswordManagerHint("X-KDE-PASSWORDMANAGERHINT"))
+        XCTAssertFalse(DesktopTypeMapping.isPasswordManagerHint("x-kde-passwordManagerHints"))
     }
 }

@@ -80,6 +80,14 @@ class IntegrationTestCase: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
     }
 
+    /// The first item's representations from `pb list --json`, each its type with ` lazy`
+    /// added when a live source produces it.
+    func representations(_ pasteboard: String = "general") throws -> [String] {
+        let items = try XCTUnwrap(listing(pasteboard)["items"] as? [[String: Any]])
+        let first = try XCTUnwrap(items.first?["representations"] as? [[String: Any]])
+        return first.map { "\($0["type"] as? String ?? "?")\(($0["lazy"] as? Bool) == true ? " lazy" : "")" }
+    }
+
     func changeCount(_ pasteboard: String = "general") throws -> Int {
         try XCTUnwrap(listing(pasteboard)["changeCount"] as? Int)
     }

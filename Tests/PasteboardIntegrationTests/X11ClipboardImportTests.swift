@@ -68,13 +68,6 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         return peer
     }
 
-    /// The first item's representations as (type, lazy) pairs, from `pb list --json`.
-    private func representations() throws -> [String] {
-        let items = try XCTUnwrap(listing()["items"] as? [[String: Any]])
-        let first = try XCTUnwrap(items.first?["representations"] as? [[String: Any]])
-        return first.map { "\($0["type"] as? String ?? "?")\(($0["lazy"] as? Bool) == true ? " lazy" : "")" }
-    }
-
     func testCopiedTextIsCapturedAndStillPastesAfterTheOwnerQuits() throws {
         let server = try startImporter()
         let path = sandbox.path("text.txt")

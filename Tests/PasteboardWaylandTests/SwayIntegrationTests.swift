@@ -1,3 +1,4 @@
+import DisplayTestSupport
 import Foundation
 import Glibc
 import PasteboardWayland

@@ -16,6 +16,9 @@ public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
     case notHandedOver(selection: String, target: String)
     /// The destination stopped loading.
     case cancelled
+    /// The bridge cannot watch or own the selection: the display server refused or dropped the
+    /// connection (no data control, no primary selection, the compositor quit).
+    case displayFailed(selection: String, reason: String)
 
     public var description: String {
         switch self {
@@ -29,6 +32,8 @@ public enum DesktopImportError: Error, Sendable, CustomStringConvertible {
             "the desktop application that copied \(target) to \(selection) quit without handing it over (not listed at exit, or over the clipboard manager's budget)"
         case .cancelled:
             "cancelled"
+        case let .displayFailed(selection, reason):
+            "cannot bridge \(selection): \(reason)"
         }
     }
 }

@@ -37,12 +37,16 @@ public struct DesktopImportPlan: Sendable, Equatable {
 
     /// The entries, in the owner's order.
     public var entries: [Entry]
-    /// Whether the item is a secret by its names alone (see `DesktopOffer.isConcealed`); a KDE
-    /// hint's value decides only once captured (`isSensitive(captured:)`).
+    /// Whether the item is a secret by the offer's names alone (see `DesktopOffer.isConcealed`;
+    /// a KDE hint's value is judged with `DesktopOffer.isConcealed(passwordManagerHint:)` once read).
     public var isSensitive: Bool
+
+    /// The offer the plan was made for.
+    public var offer: DesktopOffer
 
     /// The plan for `offer`: its plain-text representation captured, the rest promised.
     public init(offer: DesktopOffer) {
+        self.offer = offer
         entries = offer.representations.map { representation in
             Entry(representation: representation, handling: Self.isCaptured(representation.type) ? .capture : .promise)
         }
@@ -50,20 +54,19 @@ public struct DesktopImportPlan: Sendable, Equatable {
     }
 
     /// Whether a representation of `type` is captured at once: plain text, and KDE's
-    /// password-manager hint (a few bytes whose value decides whether the item is a secret).
+    /// password-manager hint (a few bytes whose value decides whether the item is a secret, so
+    /// it is needed before the item is written).
     public static func isCaptured(_ type: TypeIdentifier) -> Bool {
-        type == .utf8PlainText || type == SensitivityMarker.kdePasswordManagerHint
+        type == .utf8PlainText || type == passwordManagerHintType
     }
 
-    /// Whether the item is a secret once the `captured` bytes are known: marked by its names
-    /// (`org.nspasteboard.ConcealedType`), or by a KDE hint whose value is `secret`. A hint that
-    /// could not be captured counts as secret, as the daemon counts it (`SensitivityMarker`):
-    /// a secret must never be written down while its marker is unread.
+    /// The type `x-kde-passwordManagerHint` is declared as.
+    static let passwordManagerHintType = SensitivityMarker.kdePasswordManagerHint
+
+    /// Whether the item is a secret once the `captured` bytes are known: by the offer's names,
+    /// or by its KDE hint's captured value (`secret`, or not captured at all).
     public func isSensitive(captured: [TypeIdentifier: [UInt8]]) -> Bool {
-        if isSensitive { return true }
-        let hint = SensitivityMarker.kdePasswordManagerHint
-        guard entries.contains(where: { $0.representation.type == hint }) else { return false }
-        return SensitivityMarker.marks(hint.rawValue, value: captured[hint])
+        offer.isConcealed(passwordManagerHint: offer.passwordManagerHint.flatMap { captured[$0.type] })
     }
 
     /// The entries captured at once.

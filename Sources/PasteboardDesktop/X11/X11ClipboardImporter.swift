@@ -96,24 +96,16 @@ public struct X11ClipboardImporter: Sendable {
         try await withTaskCancellationHandler {
             for try await offer in offers {
                 let provider = item(for: offer)
-                let fingerprint = ContentFingerprint(types: provider.registeredTypes, captured: offer.captured)
-                if recent.isRepeat(fingerprint) {
-                    onEvent(.skipped("the same content as the last copy (a clipboard manager taking it over)"))
-                    continue
-                }
-                await echo.beginImport()
-                do {
-                    let changeCount = try await board.setItems([provider])
-                    await echo.endImport(changeCount: changeCount)
-                    recent.remember(fingerprint)
+                switch await DesktopImportCommit.put(provider, captured: offer.captured, on: board, echo: echo, recent: recent) {
+                case .imported(let changeCount):
                     handover.recordImport(owner: offer.owner, changeCount: changeCount)
                     onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
-                } catch is CancellationError {
-                    await echo.endImport(changeCount: nil)
+                case .repeated:
+                    onEvent(.skipped(DesktopImportCommit.repeatedReason))
+                case .refused(let reason):
+                    onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
+                case .cancelled:
                     return
-                } catch {
-                    await echo.endImport(changeCount: nil)
-                    onEvent(.skipped("the pasteboard refused the copy: \(error)"))
                 }
             }
         } onCancel: {

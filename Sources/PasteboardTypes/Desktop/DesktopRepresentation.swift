@@ -41,8 +41,26 @@ public struct DesktopOffer: Sendable, Equatable {
 
     /// True when the owner marks the offer a secret by its names alone
     /// (`org.nspasteboard.ConcealedType`); a `x-kde-passwordManagerHint` must be fetched,
-    /// since only its value `secret` marks one.
+    /// since only its value `secret` marks one (see `isConcealed(passwordManagerHint:)`).
     public var isConcealed: Bool {
         representations.contains { $0.target == DesktopTypeMapping.concealedTarget }
+    }
+
+    /// KDE's `x-kde-passwordManagerHint` among the representations, if the owner offers it: its
+    /// value (read from the owner) says whether the offer is a secret.
+    public var passwordManagerHint: DesktopRepresentation? {
+        representations.first { DesktopTypeMapping.isPasswordManagerHint($0.target) }
+    }
+
+    /// Whether the offer is a secret, given `value`, the bytes read for its
+    /// `x-kde-passwordManagerHint`: by its names (`isConcealed`), or by a hint whose value is
+    /// `secret` (surrounding whitespace ignored, as KeePassXC and Klipper write it). A hint whose
+    /// value could not be read (`nil`) counts as secret: a secret must not be written down while
+    /// its marker is still unknown (the daemon counts an unread hint the same way).
+    public func isConcealed(passwordManagerHint value: [UInt8]?) -> Bool {
+        if isConcealed { return true }
+        guard passwordManagerHint != nil else { return false }
+        guard let value else { return true }
+        return DesktopTypeMapping.isSecretHintValue(value)
     }
 }

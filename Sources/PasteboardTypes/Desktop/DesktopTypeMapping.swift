@@ -47,6 +47,27 @@ public struct DesktopTypeMapping: Sendable {
     /// The macOS convention for a secret, offered by some Linux password managers under the same name.
     public static let concealedTarget = "org.nspasteboard.ConcealedType"
 
+    /// KDE's marker of a secret (KWallet, KeePassXC, Klipper): a bare MIME type whose value
+    /// `secret` (`secretHintValue`) asks clipboard managers to keep the copy out of history.
+    public static let passwordManagerHintTarget = "x-kde-passwordManagerHint"
+
+    /// The value of `passwordManagerHintTarget` that marks a secret.
+    public static let secretHintValue = "secret"
+
+    /// Whether `target` is KDE's hint (any case, as the daemon matches it).
+    public static func isPasswordManagerHint(_ target: String) -> Bool {
+        target.utf8.count == passwordManagerHintTarget.utf8.count && target.lowercased() == passwordManagerHintTarget.lowercased()
+    }
+
+    /// Whether `value`, a hint's bytes, is `secret` (surrounding ASCII whitespace ignored; a
+    /// value of 64 bytes or more is none, so a huge one is never decoded).
+    public static func isSecretHintValue(_ value: [UInt8]) -> Bool {
+        guard value.count < 64 else { return false }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        guard let first = value.firstIndex(where: { !isSpace($0) }), let last = value.lastIndex(where: { !isSpace($0) }) else { return false }
+        return Array(value[first...last]) == Array(secretHintValue.utf8)
+    }
+
     /// The representations a desktop owner's `offered` targets (in the owner's order) become:
     /// in that order, one per type identifier, plumbing and unknown X11 names dropped.
     public func representations(forOffered offered: [String]) -> DesktopOffer {

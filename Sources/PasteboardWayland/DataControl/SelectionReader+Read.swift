@@ -11,14 +11,18 @@ extension SelectionReader {
     /// offer: ``WaylandError/ownerGone(mimeType:)``. (Wayland gives no length, so an owner that
     /// dies part-way is not detectable; those bytes are returned as they came.)
     ///
-    /// Cancelling the task stops the wait at once with `CancellationError`. The waiting blocks
-    /// the calling thread in poll(2), like a file read; call it from a task that may block.
+    /// Cancelling the task stops the wait at once with `CancellationError`. Each wait for the
+    /// owner is a poll(2) on the transfer's own dispatch queue, never on a Swift concurrency
+    /// thread (a machine with two cores has two, and a silent owner would hold one for the whole
+    /// timeout). `chunk` may suspend: the next read waits until it returns, so a consumer that
+    /// forwards slowly (the bridge, into the daemon under flow control) leaves the rest in the
+    /// pipe and the owner blocks on it, and memory stays at one chunk whatever the size.
     @discardableResult
     public func read(
         _ mimeType: String,
         from offer: SelectionOffer,
         timeout: Duration = .seconds(5),
-        chunk: ([UInt8]) throws -> Void
+        chunk: ([UInt8]) async throws -> Void
     ) async throws -> Int {
         try Task.checkCancellation()
         let pipe = try TransferPipe()
@@ -27,14 +31,14 @@ extension SelectionReader {
         var received = 0
         while true {
             let event = try await withTaskCancellationHandler {
-                try pipe.next(timeoutMilliseconds: timeout.milliseconds)
+                try await pipe.nextOffThread(timeoutMilliseconds: timeout.milliseconds)
             } onCancel: {
                 pipe.cancel()
             }
             switch event {
             case .data(let bytes):
                 received += bytes.count
-                try chunk(bytes)
+                try await chunk(bytes)
             case .endOfFile:
                 if received == 0, try await ownerWithdrew(offer, timeout: timeout) {
                     throw WaylandError.ownerGone(mimeType: mimeType)

@@ -66,6 +66,12 @@ public final class SelectionReader: Sendable {
         core.state.withLock { $0.session.selections[kind] }
     }
 
+    /// Clears the selection of `kind`, whoever owns it (`set_selection` with no source): what a
+    /// bridge does when its pasteboard is emptied while another client owns the selection.
+    public func clearSelection(_ kind: SelectionKind) throws(WaylandError) {
+        try core.withSession { session throws(WaylandError) in try session.clearSelection(kind) }
+    }
+
     /// What ended the connection, if it ended (compositor gone, protocol error, device finished).
     public var failure: WaylandError? {
         core.state.withLock { state in

@@ -1,4 +1,5 @@
 import CPasteboardSystem
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -16,6 +17,8 @@ final class TransferPipe: Sendable {
     }
 
     let readEnd: Int32
+    /// Where ``nextOffThread(timeoutMilliseconds:capacity:)`` waits.
+    private let queue = DispatchQueue(label: "PasteboardWayland.receive")
     /// Our copy of the write end until ``closeWriteEnd()`` (-1 after), closed exactly once.
     private let writeEndSlot: Atomic<Int32>
     private let wakeRead: Int32
@@ -56,6 +59,16 @@ final class TransferPipe: Sendable {
     func cancel() {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// ``next(timeoutMilliseconds:capacity:)`` on the pipe's own queue, so the wait blocks no
+    /// Swift concurrency thread.
+    func nextOffThread(timeoutMilliseconds: Int32, capacity: Int = 1 << 16) async throws -> Event {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Event, any Error>) in
+            queue.async {
+                continuation.resume(with: Result { () throws -> Event in try self.next(timeoutMilliseconds: timeoutMilliseconds, capacity: capacity) })
+            }
+        }
     }
 
     /// Waits up to `timeoutMilliseconds` for the owner to write or close, then reads.

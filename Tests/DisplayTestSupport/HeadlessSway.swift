@@ -11,16 +11,19 @@ import XCTest
 /// checkout may be mode 0700 on CI). Root clients (wl-copy, our reader) then reach the socket by
 /// its absolute path.
 ///
-/// Unchecked Sendable so a test can run a wl-paste pipeline in a task beside another: after
-/// set-up only the run counter changes, and it is atomic.
-final class HeadlessSway: @unchecked Sendable {
-    let directory: String
-    let socketPath: String
+/// Shared by the test targets that need a compositor (PasteboardWaylandTests, and the bridge's
+/// tests in PasteboardIntegrationTests, which also need a real pasteboardd).
+///
+/// Sendable, so a test can run a wl-paste pipeline in a task beside another: after set-up only
+/// the run counter (atomic) and the children's list (behind a lock) change.
+public final class HeadlessSway: Sendable {
+    public let directory: String
+    public let socketPath: String
     private let pid: pid_t
-    private var children: [pid_t] = []
+    private let children = Mutex<[pid_t]>([])
     private let runs = Atomic<Int>(0)
 
-    init() throws {
+    public init() throws {
         for tool in ["/usr/bin/sway", "/usr/bin/wl-copy", "/usr/bin/setpriv"] where !FileManager.default.isExecutableFile(atPath: tool) {
             throw XCTSkip("\(tool) is not installed (.ci/run installs sway and wl-clipboard)")
         }
@@ -62,70 +65,116 @@ final class HeadlessSway: @unchecked Sendable {
     }
 
     /// sway is installed but did not open its socket: a failure, not a skip.
-    struct StartFailure: Error, CustomStringConvertible {
-        let log: String
-        var description: String { "sway did not start: \(log)" }
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let log: String
+        public var description: String { "sway did not start: \(log)" }
     }
 
-    /// Starts `wl-copy --foreground` with `arguments`, the bytes of `input` on its stdin.
-    func copy(_ input: [UInt8], _ arguments: [String] = []) throws -> pid_t {
-        let inputPath = directory + "/input-\(children.count)"
+    /// Starts `wl-copy --foreground` with `arguments`, the bytes of `input` on its stdin
+    /// (stopped by `stop()`, or earlier by `kill(_:)`).
+    public func copy(_ input: [UInt8], _ arguments: [String] = []) throws -> pid_t {
+        let number = runs.add(1, ordering: .relaxed).newValue
+        let inputPath = directory + "/input-\(number)"
         try Data(input).write(to: URL(fileURLWithPath: inputPath))
         let child = try Self.spawn(["/usr/bin/wl-copy", "--foreground"] + arguments, environment: [
             "PATH": "/usr/bin:/bin", "HOME": directory, "WAYLAND_DISPLAY": socketPath,
-        ], log: directory + "/wl-copy-\(children.count).log", stdin: inputPath)
-        children.append(child)
+        ], log: directory + "/wl-copy-\(number).log", stdin: inputPath)
+        children.withLock { $0.append(child) }
         return child
+    }
+
+    /// Kills a child `copy(_:_:)` started (SIGKILL: the copying program dies without a word).
+    public func kill(_ child: pid_t) {
+        let known = children.withLock { children in
+            guard let index = children.firstIndex(of: child) else { return false }
+            children.remove(at: index)
+            return true
+        }
+        if known { Self.stop(child) }
     }
 
     /// Runs `wl-paste` with `arguments` (add `-n`: it appends a newline to text otherwise) and
     /// returns its exit status and standard output, waiting at most `seconds`.
-    func paste(_ arguments: [String], seconds: Double = 30) async throws -> (status: Int32, output: [UInt8]) {
+    public func paste(_ arguments: [String], seconds: Double = 30) async throws -> (status: Int32, output: [UInt8]) {
         try await run(["/usr/bin/wl-paste"] + arguments, seconds: seconds)
+    }
+
+    /// `paste(_:seconds:)` for a synchronous test: blocks the calling thread (a test's main
+    /// thread, never a concurrency thread the bridge's tasks need) while wl-paste runs.
+    public func pasteWaiting(_ arguments: [String], seconds: Double = 60) throws -> (status: Int32, output: [UInt8]) {
+        let command = ["/usr/bin/wl-paste"] + arguments
+        let (child, output) = try start(command)
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            if let status = Self.reaped(child) { return try collect(output, status: status) }
+            try Self.checkDeadline(deadline, child, command)
+            usleep(5_000)
+        }
     }
 
     /// Runs `command` with `sh -c` (pipelines such as `wl-paste | head -c 10`), WAYLAND_DISPLAY
     /// set to this sway; returns its status and standard output.
-    func shell(_ command: String, seconds: Double = 30) async throws -> (status: Int32, output: [UInt8]) {
+    public func shell(_ command: String, seconds: Double = 30) async throws -> (status: Int32, output: [UInt8]) {
         try await run(["/bin/sh", "-c", command], seconds: seconds)
     }
 
     private func run(_ command: [String], seconds: Double) async throws -> (status: Int32, output: [UInt8]) {
+        let (child, output) = try start(command)
+        let deadline = Date().addingTimeInterval(seconds)
+        // Polled, not a blocking waitpid: the test's task must not hold a concurrency thread
+        // the source's providers need.
+        while true {
+            if let status = Self.reaped(child) { return try collect(output, status: status) }
+            try Self.checkDeadline(deadline, child, command)
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Spawns `command` against this sway; its standard output goes to the returned file.
+    private func start(_ command: [String]) throws -> (pid_t, String) {
         let run = runs.add(1, ordering: .relaxed).newValue
         let output = directory + "/run-\(run).out"
         let child = try Self.spawn(command, environment: [
             "PATH": "/usr/bin:/bin", "HOME": directory, "WAYLAND_DISPLAY": socketPath,
         ], log: output, errorLog: directory + "/run.err")
-        let deadline = Date().addingTimeInterval(seconds)
-        var status: Int32 = 0
-        // Polled, not a blocking waitpid: the test's task must not hold a concurrency thread
-        // the source's providers need.
-        while waitpid(child, &status, WNOHANG) == 0 {
-            if Date() > deadline {
-                Self.stop(child)
-                throw RunTimedOut(command: command.joined(separator: " "))
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
-        try? FileManager.default.removeItem(atPath: output)
-        return ((status >> 8) & 0xff, Array(bytes))
+        return (child, output)
     }
 
-    struct RunTimedOut: Error, CustomStringConvertible {
-        let command: String
-        var description: String { "\(command) did not end in time" }
+    /// The exit status of `child` once it has ended (reaped), nil while it runs.
+    private static func reaped(_ child: pid_t) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(child, &status, WNOHANG) != 0 else { return nil }
+        return (status >> 8) & 0xff
+    }
+
+    /// Kills `child` and throws once `deadline` has passed.
+    private static func checkDeadline(_ deadline: Date, _ child: pid_t, _ command: [String]) throws {
+        guard Date() > deadline else { return }
+        stop(child)
+        throw RunTimedOut(command: command.joined(separator: " "))
+    }
+
+    /// The output file's bytes (the file removed) with `status`.
+    private func collect(_ output: String, status: Int32) throws -> (status: Int32, output: [UInt8]) {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+        try? FileManager.default.removeItem(atPath: output)
+        return (status, Array(bytes))
+    }
+
+    public struct RunTimedOut: Error, CustomStringConvertible {
+        public let command: String
+        public var description: String { "\(command) did not end in time" }
     }
 
     /// Stops sway and every wl-copy, and removes the directory.
-    func stop() {
-        for child in children { Self.stop(child) }
+    public func stop() {
+        for child in children.withLock({ $0 }) { Self.stop(child) }
         Self.stop(pid)
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     private static func stop(_ pid: pid_t) {
-        kill(pid, SIGKILL)
+        Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }
@@ -151,14 +200,4 @@ final class HeadlessSway: @unchecked Sendable {
         guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
         return pid
     }
-}
-
-/// Polls `condition` every 10 ms for up to `seconds`.
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }

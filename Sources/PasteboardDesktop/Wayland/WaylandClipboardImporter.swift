@@ -1,0 +1,180 @@
+import Pasteboard
+import PasteboardTypes
+import PasteboardWayland
+
+/// The first direction of the Wayland bridge: a desktop application's copy becomes a pasteboard
+/// item.
+///
+/// A data-control connection of its own (see `WaylandClipboardExporter` for why each direction
+/// has one) hears of each new selection through the device's `selection` /
+/// `primary_selection` events (no polling). The offer's MIME types are mapped with
+/// `DesktopTypeMapping` in the owner's order; plain text (within `captureBudget`) and KDE's
+/// password-manager hint are read at once, so the copy survives the application that made it;
+/// everything else becomes a promise read from the owner only when a destination loads it
+/// (`WaylandOfferFetch`: streamed, bounded memory, bounded wait). ONE item goes on the
+/// pasteboard, written through `DesktopImportCommit` (a repeat of the last content is skipped,
+/// the write bracketed with `echo`).
+///
+/// Not imported: offers of the bridge's own sources (`WaylandBridgeMarker`), an offer replaced
+/// before it was read, and, with `debounce`, one replaced within that time. A selection cleared
+/// (its owner left without a successor) leaves the pasteboard as it is: the captured text
+/// still pastes, the promises fail with `DesktopImportError.ownerGone`.
+///
+/// The promises read through this importer's connection (a Wayland offer belongs to the
+/// connection that received it), so they work while `run` runs; after it they fail clearly.
+public struct WaylandClipboardImporter: Sendable {
+    /// What the importer did, for a log line or a test to wait on.
+    public enum Event: Sendable, Equatable {
+        /// Watching the selection for new offers.
+        case watching
+        /// A new offer is on the pasteboard: its types, and which were captured.
+        case imported(changeCount: Int, types: [TypeIdentifier], captured: [TypeIdentifier])
+        /// An offer of the bridge's own source (the exporter's): never imported.
+        case ownOffer
+        /// An offer was not imported (it offered nothing we map, its owner vanished, a newer
+        /// one replaced it, ...).
+        case skipped(String)
+    }
+
+    public var display: WaylandDisplay
+    public var selection: DesktopSelection
+    public var mapping: DesktopTypeMapping
+    /// The record of the bridge's own writes, shared with the exporter of the same selection.
+    public var echo: BridgeEcho
+    /// The content imported last, so a clipboard manager re-taking it is not a new copy.
+    public var recent: RecentContent
+    /// The most bytes of text captured at once; larger text stays lazy.
+    public var captureBudget = DesktopImportPlan.defaultCaptureBudget
+    /// How long an offer must stay the newest before it is imported (the primary selection
+    /// changes with every mouse movement); nil imports each at once.
+    public var debounce: Duration?
+
+    public init(
+        display: WaylandDisplay, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
+        echo: BridgeEcho = BridgeEcho(), recent: RecentContent = RecentContent(), debounce: Duration? = nil
+    ) {
+        self.display = display
+        self.selection = selection
+        self.mapping = mapping
+        self.echo = echo
+        self.recent = recent
+        self.debounce = debounce
+    }
+
+    /// The bounded wait on the compositor and on owners (`display.ownerTimeout`).
+    public var ownerTimeout: Duration {
+        get { display.ownerTimeout }
+        set { display.ownerTimeout = newValue }
+    }
+
+    /// Imports every new offer of the selection onto its pasteboard through `connection`, until
+    /// the task is cancelled (returns) or the Wayland connection fails (throws
+    /// `DesktopImportError.displayFailed` with the compositor's reason).
+    public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
+        let kind = selection.waylandKind
+        let reader = try display.connect(for: selection)
+        defer { reader.close() }
+        // Subscribed before the current offer is looked at, so none falls between the two.
+        let changes = reader.changes()
+        let board = Pasteboard(name: selection.pasteboardName, connection: connection)
+        onEvent(.watching)
+        var lastSerial: UInt64 = 0
+        do {
+            try await withTaskCancellationHandler {
+                // An offer from before we started is a copy too.
+                if let current = reader.offer(kind) {
+                    lastSerial = current.serial
+                    try await consider(current, reader: reader, board: board, onEvent: onEvent)
+                }
+                for await change in changes where change.kind == kind {
+                    guard let offer = change.offer, offer.serial > lastSerial else { continue }
+                    lastSerial = offer.serial
+                    try await consider(offer, reader: reader, board: board, onEvent: onEvent)
+                }
+            } onCancel: {
+                reader.close()
+            }
+        } catch is CancellationError {
+            return
+        }
+        if Task.isCancelled { return }
+        throw WaylandDisplay.connectionEnded(reader, selection: selection)
+    }
+
+    /// Imports `offer` unless it is our own, was replaced, or repeats the last import.
+    private func consider(_ offer: SelectionOffer, reader: SelectionReader, board: Pasteboard, onEvent: @Sendable (Event) -> Void) async throws {
+        if WaylandBridgeMarker.isOwnOffer(offer.mimeTypes) {
+            onEvent(.ownOffer)
+            return
+        }
+        // Only the newest offer matters; with a debounce, only one that stayed the newest.
+        guard try await OfferDebounce(quiet: debounce).settles(offer.serial, current: { reader.offer(offer.kind)?.serial }) else {
+            onEvent(.skipped("a newer selection replaced it"))
+            return
+        }
+        let plan = DesktopImportPlan(offer: mapping.representations(forOffered: offer.mimeTypes))
+        guard !plan.entries.isEmpty else {
+            onEvent(.skipped("the selection offers nothing we map (\(offer.mimeTypes.joined(separator: ", ")))"))
+            return
+        }
+        let captured: [TypeIdentifier: [UInt8]]
+        do {
+            captured = try await capture(plan, of: offer, reader: reader)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            onEvent(.skipped("cannot read the selection: \(error)"))
+            return
+        }
+        let provider = item(for: plan, of: offer, captured: captured, reader: reader)
+        switch await DesktopImportCommit.put(provider, captured: captured, on: board, echo: echo, recent: recent) {
+        case .imported(let changeCount):
+            onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: captured.keys.sorted { $0.rawValue < $1.rawValue }))
+        case .repeated:
+            onEvent(.skipped(DesktopImportCommit.repeatedReason))
+        case .refused(let reason):
+            onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
+        case .cancelled:
+            throw CancellationError()
+        }
+    }
+
+    /// The plan's captured representations read now, each within `captureBudget` (one over it
+    /// stays a promise; the owner's silence is bounded by `ownerTimeout`).
+    private func capture(_ plan: DesktopImportPlan, of offer: SelectionOffer, reader: SelectionReader) async throws -> [TypeIdentifier: [UInt8]] {
+        var captured: [TypeIdentifier: [UInt8]] = [:]
+        let budget = captureBudget
+        for representation in plan.captured {
+            var bytes: [UInt8] = []
+            do {
+                try await reader.read(representation.target, from: offer, timeout: ownerTimeout) { chunk in
+                    bytes += chunk
+                    if bytes.count > budget { throw OverBudget() }
+                }
+            } catch is OverBudget {
+                continue  // stays a promise
+            }
+            captured[representation.type] = representation.conversion.apply(to: bytes)
+        }
+        return captured
+    }
+
+    private struct OverBudget: Error {}
+
+    /// The item for `offer`: captured bytes eager, the rest promised, in the owner's order.
+    func item(for plan: DesktopImportPlan, of offer: SelectionOffer, captured: [TypeIdentifier: [UInt8]], reader: SelectionReader) -> ItemProvider {
+        var provider = ItemProvider(sensitive: plan.isSensitive(captured: captured))
+        for entry in plan.entries {
+            let representation = entry.representation
+            if let bytes = captured[representation.type] {
+                provider.registerData(bytes, for: representation.type)
+            } else {
+                let fetch = WaylandOfferFetch(reader: reader, offer: offer, representation: representation, timeout: ownerTimeout)
+                provider.registerDataRepresentation(for: representation.type) { writer in
+                    try await fetch.stream(into: writer)
+                }
+            }
+        }
+        return provider
+    }
+}
