@@ -116,10 +116,6 @@ public struct DesktopBridge: Sendable {
                         return (reader.dataControlProtocol, reader.hasPrimarySelection)
                     }
                     let backend = DesktopBackend.wayland(socketPath: socketPath, dataControl: probe.0, hasPrimary: probe.1)
-                    guard Self.bridgesWayland else {
-                        failures.append("\(candidate): not bridged yet")
-                        continue
-                    }
                     return backend
                 } catch .noDataControl {
                     logOnce("the compositor at \(socketPath) offers no data-control protocol (ext-data-control-v1 or zwlr-data-control-unstable-v1): its clipboard is bridged through X11 (Xwayland) where DISPLAY is set")
@@ -140,44 +136,65 @@ public struct DesktopBridge: Sendable {
         throw BridgeUnavailable(reasons: failures)
     }
 
-    /// Whether Wayland lanes exist (they do once the Wayland importer and exporter are in).
-    static let bridgesWayland = false
-
     /// One long-running task of a backend, given the daemon connection.
     typealias Lane = @Sendable (PasteboardConnection) async throws -> Void
 
     /// The importers and exporters of `backend`, one of each per selection, sharing that
-    /// selection's echo record.
+    /// selection's echo record (and on X11 the bridge's windows, and the clipboard manager's
+    /// hand-over with the CLIPBOARD importer).
     func lanes(for backend: DesktopBackend, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
-        var lanes: [Lane] = []
         switch backend {
         case .x11(let name):
-            let display = X11Display(
+            x11Lanes(X11Display(
                 displayName: name.text, environment: configuration.environment,
-                allowRemote: configuration.allowRemoteDisplay, ownerTimeout: configuration.ownerTimeout)
-            let ownWindows = DesktopOwnWindows()
-            for selection in configuration.selections {
-                let echo = BridgeEcho()
-                var importer = X11ClipboardImporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
-                importer.captureBudget = configuration.captureBudget
-                importer.debounce = selection == .primary ? configuration.primaryDebounce : nil
-                status.setOwner("none", of: selection, changeCount: nil)
-                lanes.append { [importer] connection in
-                    try await importer.run(on: connection) { event in
-                        switch event {
-                        case .imported(let changeCount, let types, _):
-                            status.setOwner("desktop", of: selection, changeCount: changeCount)
-                            log("\(selection.x11Name): imported a copy as change \(changeCount) (\(types.map(\.rawValue).joined(separator: ", ")))")
-                        case .skipped(let why):
-                            log("\(selection.x11Name): \(why)")
-                        case .watching:
-                            break
-                        }
-                    }
-                }
+                allowRemote: configuration.allowRemoteDisplay, ownerTimeout: configuration.ownerTimeout), status: status, log: log)
+        case .wayland(let socketPath, _, let hasPrimary):
+            waylandLanes(
+                WaylandDisplay(socketPath: socketPath, environment: configuration.environment, ownerTimeout: configuration.ownerTimeout),
+                hasPrimary: hasPrimary, status: status, log: log)
+        }
+    }
+
+    private func x11Lanes(_ display: X11Display, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
+        var lanes: [Lane] = []
+        let ownWindows = DesktopOwnWindows()
+        for selection in configuration.selections {
+            let echo = BridgeEcho()
+            let recent = RecentContent()
+            let handover = ClipboardHandover()
+            var importer = X11ClipboardImporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
+            importer.captureBudget = configuration.captureBudget
+            importer.debounce = selection == .primary ? configuration.primaryDebounce : nil
+            let exporter = X11ClipboardExporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
+            status.setOwner("none", of: selection, changeCount: nil)
+            let report = BridgeReport(selection: selection, status: status, log: log)
+            lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.importer) }
+            lanes.append { connection in try await exporter.run(on: connection, onEvent: report.exporter) }
+            if selection == .clipboard {
+                let manager = X11ClipboardManager(display: display, mapping: mapping, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
+                lanes.append { connection in try await manager.run(on: connection, onEvent: report.manager) }
             }
-        case .wayland:
-            break
+        }
+        return lanes
+    }
+
+    private func waylandLanes(_ display: WaylandDisplay, hasPrimary: Bool, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
+        var lanes: [Lane] = []
+        for selection in configuration.selections {
+            guard selection == .clipboard || hasPrimary else {
+                log("the compositor reports no primary selection (zwlr-data-control version 1): only the clipboard is bridged")
+                continue
+            }
+            let echo = BridgeEcho()
+            var importer = WaylandClipboardImporter(
+                display: display, selection: selection, mapping: mapping, echo: echo,
+                debounce: selection == .primary ? configuration.primaryDebounce : nil)
+            importer.captureBudget = configuration.captureBudget
+            let exporter = WaylandClipboardExporter(display: display, selection: selection, mapping: mapping, echo: echo)
+            status.setOwner("none", of: selection, changeCount: nil)
+            let report = BridgeReport(selection: selection, status: status, log: log)
+            lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.waylandImporter) }
+            lanes.append { connection in try await exporter.run(on: connection, onEvent: report.waylandExporter) }
         }
         return lanes
     }
