@@ -117,12 +117,13 @@ final class SocketActivationTests: XCTestCase {
         let bin = sandbox.path("home/.local/bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin + "/pasteboardd", withDestinationPath: Binaries.url("pasteboardd").path)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/pasteboard-bridge", withDestinationPath: Binaries.url("pasteboard-bridge").path)
         let runtime = sandbox.path("runtime")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var environment = sandbox.environment()
         environment["HOME"] = sandbox.path("home")
         environment["XDG_RUNTIME_DIR"] = runtime
-        let units = ["pasteboardd.socket", "pasteboardd.service"].map { Self.unitDirectory.appendingPathComponent($0).path }
+        let units = ["pasteboardd.socket", "pasteboardd.service", "pasteboard-bridge.service"].map { Self.unitDirectory.appendingPathComponent($0).path }
         let result = try runTool(analyze, ["--user", "verify", "--man=no"] + units, environment: environment, in: sandbox)
         XCTAssertEqual(result.status, 0, "systemd-analyze --user verify: \(result.stdoutText)\(result.stderr)")
         XCTAssertEqual(result.stdoutText + result.stderr, "", "systemd-analyze --user verify warns")
