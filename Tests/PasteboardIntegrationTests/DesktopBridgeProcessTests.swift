@@ -81,6 +81,28 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         XCTAssertTrue(text.contains("through x11"), text)
     }
 
+    func testADesktopCopyIsInHistoryAndTheSameContentTakenOverIsNoNewChange() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let application = try copyWithXclip("copied once", server: server)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "copied once" }, "log:\n\(daemon.log)")
+        let changeCount = try pbOK("list").stdoutText
+        XCTAssertTrue(try pbOK("history").stdoutText.contains("copied once"), "history records a desktop copy like any other")
+
+        // The application quits and a clipboard manager takes the selection with the same content.
+        application.stop()
+        let manager = try copyWithXclip("copied once", server: server)
+        _ = manager
+        usleep(500_000)
+        XCTAssertTrue(daemon.waitForLog("the same content as the last copy"), "log:\n\(daemon.log)")
+        XCTAssertEqual(try pbOK("list").stdoutText, changeCount, "the same content again made a new change")
+        XCTAssertEqual(try pbOK("history").stdoutText.components(separatedBy: "copied once").count, 2, "one history entry")
+
+        // New content from the same manager is a new copy.
+        _ = try copyWithXclip("copied twice", server: server)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "copied twice" })
+    }
+
     func testTheBridgeConnectsAgainWhenTheXServerRestarts() throws {
         let first = try startServer()
         try startDaemon(with: first)
