@@ -5,7 +5,7 @@ import XCTest
 /// pasteboardd document every subcommand and option that `--help` lists, and no other.
 final class ManPageTests: XCTestCase {
     /// Every page the package ships.
-    static let pages = ["pb.1", "gallery.1", "pasteboard-types.5", "pasteboard-protocol.7", "pasteboardd.8"]
+    static let pages = ["pb.1", "gallery.1", "pasteboard-types.5", "pasteboard-protocol.7", "pasteboardd.8", "pasteboard-bridge.8"]
 
     var sandbox: Sandbox!
 
@@ -52,6 +52,10 @@ final class ManPageTests: XCTestCase {
 
     func testPasteboarddPageDocumentsEveryOption() throws {
         try assertPage("pasteboardd.8", documents: "pasteboardd")
+    }
+
+    func testBridgePageDocumentsEveryOption() throws {
+        try assertPage("pasteboard-bridge.8", documents: "pasteboard-bridge")
     }
 
     /// Fails once for each way the page disagrees with the tool's `--help`.
