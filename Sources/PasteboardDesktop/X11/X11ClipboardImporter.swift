@@ -76,7 +76,7 @@ public struct X11ClipboardImporter: Sendable {
         // pasteboard replaces any that waits.
         let (offers, sink) = AsyncThrowingStream.makeStream(of: OwnerOffer.self, bufferingPolicy: .bufferingNewest(1))
         let x11: X11Connection
-        do { x11 = try display.connect() } catch { throw DesktopImportError.fetchFailed(selection: selection.x11Name, target: "TARGETS", reason: error.description) }
+        do { x11 = try display.connect() } catch { throw DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description) }
         let cancellation = x11.cancellation
         let watcher = OwnerWatcher(importer: self, connection: x11)
         DetachedThread.run {
@@ -87,7 +87,7 @@ public struct X11ClipboardImporter: Sendable {
             } catch .cancelled {
                 sink.finish()
             } catch {
-                sink.finish(throwing: DesktopImportError.fetchFailed(selection: selection.x11Name, target: "TARGETS", reason: error.description))
+                sink.finish(throwing: DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description))
             }
         }
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
