@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "pasteboard-bench",
             dependencies: [
-                "Pasteboard", "PasteboardTypes",
+                "Pasteboard", "PasteboardProtocol", "PasteboardTypes",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -15,7 +15,12 @@ struct BenchDaemon {
 
     /// Starts the daemon with `arguments` added to its socket and state directory, and waits
     /// until it answers. `PASTEBOARD_SOCKET` then names it, for the tools the bench runs.
-    static func start(_ arguments: [String] = []) async throws -> BenchDaemon {
+    ///
+    /// The daemon gets a display only when `display` names one (`DISPLAY` or `WAYLAND_DISPLAY`,
+    /// the bench's own Xvfb or sway): then it starts its desktop bridge, as users get it. Any
+    /// display in the bench's own environment is removed from the daemon's, so a run on a
+    /// desktop never takes over that desktop's clipboard.
+    static func start(_ arguments: [String] = [], display: [String: String] = [:]) async throws -> BenchDaemon {
         var template = Array("/tmp/pasteboard-bench-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw BenchError("cannot make a temporary directory") }
         let directory = String(cString: made)
@@ -25,7 +30,8 @@ struct BenchDaemon {
         setenv("PASTEBOARD_NO_AUTOSTART", "1", 1)
         var command = [Spawned.ownDirectory + "/pasteboardd", "--socket", socketPath]
         if !arguments.contains("--memory-only") { command += ["--state-directory", directory + "/state"] }
-        _ = try Spawned.start(command + arguments, output: directory + "/pasteboardd.log")
+        let environment = ChildEnvironment(setting: display, removing: ["DISPLAY", "WAYLAND_DISPLAY"])
+        _ = try Spawned.start(command + arguments, output: directory + "/pasteboardd.log", environment: environment)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)
         while true {
@@ -38,32 +44,17 @@ struct BenchDaemon {
         }
     }
 
-    /// The daemon's resident set size in bytes (VmRSS), or 0 when it cannot be read.
-    var residentBytes: Int { statusField("VmRSS:") }
+    /// The daemon's memory figures.
+    var memory: ProcessMemory { ProcessMemory(pid: pid) }
 
-    /// A size field of /proc/PID/status, in bytes.
-    private func statusField(_ name: String) -> Int {
-        guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if text.hasPrefix(name) {
-                return (Int(text.dropFirst(name.count).filter(\.isNumber)) ?? 0) * 1024
-            }
-        }
-        return 0
-    }
+    /// The daemon's resident set size in bytes (VmRSS), or 0 when it cannot be read.
+    var residentBytes: Int { memory.residentBytes }
 
     /// The daemon's peak resident set size in bytes (VmHWM) since `resetPeak`, or 0.
-    var peakResidentBytes: Int { statusField("VmHWM:") }
+    var peakResidentBytes: Int { memory.peakResidentBytes }
 
     /// Starts the peak resident size (VmHWM) afresh from the current size (Linux's clear_refs).
-    func resetPeak() {
-        guard let file = fopen("/proc/\(pid)/clear_refs", "w") else { return }
-        fputs("5", file)
-        fclose(file)
-    }
+    func resetPeak() { memory.resetPeak() }
 
     /// Stops the daemon (SIGTERM, reaped) and removes the temporary directory.
     func stop() {

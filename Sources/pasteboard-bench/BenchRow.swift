@@ -37,6 +37,11 @@ enum Figure {
         decimal(Double(bytes) / 1_048_576 / seconds(duration), places: 0) + " MiB/s"
     }
 
+    /// Decimal gigabytes (10⁹ bytes) per second, as the desktop tools' throughput is quoted.
+    static func gigabytesPerSecond(_ bytes: Int, in duration: Duration) -> String {
+        decimal(Double(bytes) / 1e9 / seconds(duration), places: 3) + " GB/s"
+    }
+
     static func mebibytes(_ bytes: Int) -> String {
         decimal(Double(bytes) / 1_048_576, places: 1) + " MiB"
     }

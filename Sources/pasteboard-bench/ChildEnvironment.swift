@@ -10,13 +10,14 @@ final class ChildEnvironment {
     let variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
     private let count: Int
 
-    /// This process's environment with `settings` replacing or adding variables.
-    init(setting settings: [String: String]) {
+    /// This process's environment without the variables named in `removed`, with `settings`
+    /// replacing or adding variables.
+    init(setting settings: [String: String], removing removed: Set<String> = []) {
         var variables: [UnsafeMutablePointer<CChar>?] = []
         var entry = environ
         while let variable = entry.pointee {
             let name = String(String(cString: variable).prefix { $0 != "=" })
-            if settings[name] == nil { variables.append(strdup(variable)) }
+            if settings[name] == nil, !removed.contains(name) { variables.append(strdup(variable)) }
             entry += 1
         }
         for (name, value) in settings { variables.append(strdup("\(name)=\(value)")) }

@@ -15,15 +15,20 @@ struct Run: AsyncParsableCommand {
             with per-write fsync), large transfer (a 1 GiB lazy \
             representation through the daemon against a relay process, and through a handed-off \
             pipe against a socketpair copy; a loadData started from a @MainActor caller against the same from a plain task), memory (the daemon's peak resident size while \
-            relaying 4 GiB), and scale (paste latency with 10,000 items against 1; 1,000 \
-            connections at once). Baselines come from Debian's xsel, xvfb and redis-server \
-            packages; a missing one is named in the table and our figure is still printed. \
-            Nothing is installed by the bench.
+            relaying 4 GiB), scale (paste latency with 10,000 items against 1; 1,000 \
+            connections at once), and the desktop bridge, with a daemon given the bench's own \
+            display so it starts its bridge: bridge-x11 (pb paste of 16 bytes xclip -i owns \
+            against xclip -o; xclip -o of 256 MiB from a pb copy --lazy source through the \
+            bridge against xclip -o from xclip -i, with the daemon's and the bridge's peak \
+            resident sizes) and bridge-wayland (the same export with wl-paste against wl-copy, \
+            on a headless sway). Baselines come from Debian's xsel, xclip, xvfb, sway, \
+            wl-clipboard and redis-server packages; a missing one is named in the table and our \
+            figure is still printed where it can be measured. Nothing is installed by the bench.
             """
     )
 
-    @Option(help: "Scenarios to run, comma-separated: small, rate, large, memory, scale (default: all).")
-    var only: String = "small,rate,large,memory,scale"
+    @Option(help: "Scenarios to run, comma-separated: small, rate, large, memory, scale, bridge-x11, bridge-wayland (default: all).")
+    var only: String = "small,rate,large,memory,scale,bridge-x11,bridge-wayland"
 
     @Option(help: "Timed runs per small command; the median is reported.")
     var runs = 200
@@ -33,6 +38,9 @@ struct Run: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Size relayed while the daemon's memory is measured, in MiB.", valueName: "MiB"))
     var memorySize = 4096
+
+    @Option(help: ArgumentHelp("Size pasted through the desktop bridge, in MiB.", valueName: "MiB"))
+    var bridgeSize = 256
 
     @Option(help: ArgumentHelp("Seconds each request-rate measurement lasts.", valueName: "seconds"))
     var rateSeconds = 5
@@ -50,10 +58,11 @@ struct Run: AsyncParsableCommand {
     var connections = 1000
 
     func validate() throws {
-        let known: Set = ["small", "rate", "large", "memory", "scale"]
+        let known: Set = ["small", "rate", "large", "memory", "scale", "bridge-x11", "bridge-wayland"]
         for name in scenarios where !known.contains(name) {
-            throw ValidationError("unknown scenario '\(name)'; choose from small, rate, large, memory, scale")
+            throw ValidationError("unknown scenario '\(name)'; choose from small, rate, large, memory, scale, bridge-x11, bridge-wayland")
         }
+        guard bridgeSize > 0, bridgeSize <= 4095 else { throw ValidationError("--bridge-size must be 1 to 4095 MiB (an X11 INCR transfer's size is 32 bits)") }
         guard runs > 0, rounds > 0, largeSize > 0, memorySize > 0, rateSeconds > 0, clients > 0, items > 0, connections > 0 else {
             throw ValidationError("every count and size must be positive")
         }
@@ -70,6 +79,9 @@ struct Run: AsyncParsableCommand {
         if wanted.contains("large") { rows += try await large() }
         if wanted.contains("memory") { rows.append(try await memory()) }
         if wanted.contains("scale") { rows += try await scale() }
+        let bridge = DesktopBridgeSpeed(runs: runs, rounds: rounds, size: bridgeSize << 20) { progress($0) }
+        if wanted.contains("bridge-x11") { rows += try await bridge.x11Rows() }
+        if wanted.contains("bridge-wayland") { rows += try await bridge.waylandRows() }
         print(BenchRow.table(rows))
     }
 

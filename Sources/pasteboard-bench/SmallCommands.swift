@@ -19,20 +19,6 @@ struct SmallCommands {
 
     private var pb: String { Spawned.ownDirectory + "/pb" }
 
-    /// One command timed in turn with the others.
-    private struct Timed {
-        let command: [String]
-        var stdin = "/dev/null"
-        var environment: ChildEnvironment?
-        var times: [Duration] = []
-
-        mutating func run() throws {
-            let (status, elapsed) = try Spawned.time(command, stdin: stdin, environment: environment)
-            guard status == 0 else { throw BenchError("\(command.joined(separator: " ")) exited with status \(status)") }
-            times.append(elapsed)
-        }
-    }
-
     /// The sixteen bytes copied, in a file.
     private func input() -> String {
         let input = daemon.directory + "/sixteen-bytes"
@@ -47,12 +33,12 @@ struct SmallCommands {
     func rows() throws -> [BenchRow] {
         let input = input()
         let durable = ChildEnvironment(setting: ["PASTEBOARD_SOCKET": daemon.socketPath])
-        var paste = Timed(command: [pb, "paste"], environment: durable)
-        var copy = Timed(command: [pb, "copy"], stdin: input, environment: durable)
-        var copyInMemory = Timed(command: [pb, "copy"], stdin: input, environment: ChildEnvironment(setting: ["PASTEBOARD_SOCKET": memoryOnly.socketPath]))
+        var paste = TimedCommand(command: [pb, "paste"], environment: durable)
+        var copy = TimedCommand(command: [pb, "copy"], stdin: input, environment: durable)
+        var copyInMemory = TimedCommand(command: [pb, "copy"], stdin: input, environment: ChildEnvironment(setting: ["PASTEBOARD_SOCKET": memoryOnly.socketPath]))
         try copy.run()
         try copyInMemory.run()
-        var pasteBaseline: Timed?, copyBaseline: Timed?
+        var pasteBaseline: TimedCommand?, copyBaseline: TimedCommand?
         var missing = ""
         var server: XServer?
         switch XServer.start() {
@@ -60,9 +46,9 @@ struct SmallCommands {
             server = started
             setenv("DISPLAY", started.display, 1)
             let xsel = Spawned.find("xsel")!
-            copyBaseline = Timed(command: [xsel, "-b", "-i"], stdin: input)
+            copyBaseline = TimedCommand(command: [xsel, "-b", "-i"], stdin: input)
             try copyBaseline?.run()  // something to paste
-            pasteBaseline = Timed(command: [xsel, "-b", "-o"])
+            pasteBaseline = TimedCommand(command: [xsel, "-b", "-o"])
         case .failure(let reason):
             missing = reason.description
         }

@@ -2,16 +2,18 @@
 import Glibc
 #endif
 
-/// A virtual X server (Xvfb) for the xsel baselines, on a display number of its own, with no
-/// access control beyond the local socket. Stopped at the end of the run.
+/// A virtual X server (Xvfb) for the xsel and xclip baselines and the desktop bridge's rows, on
+/// a display number of its own, with no access control beyond the local socket. Stopped at the
+/// end of the run.
 struct XServer {
     let display: String
     private let process: Spawned
 
-    /// Starts Xvfb, or returns nil (with the reason) when it or xsel is missing or will not start.
-    static func start() -> Result<XServer, BenchError> {
+    /// Starts Xvfb, or returns the reason when it or one of `tools` (the baseline's programs)
+    /// is missing or it will not start.
+    static func start(requiring tools: [String] = ["xsel"]) -> Result<XServer, BenchError> {
         guard let xvfb = Spawned.find("Xvfb") else { return .failure(BenchError("Xvfb not installed")) }
-        guard Spawned.find("xsel") != nil else { return .failure(BenchError("xsel not installed")) }
+        for tool in tools where Spawned.find(tool) == nil { return .failure(BenchError("\(tool) not installed")) }
         for number in 90..<110 {
             removeStaleFiles(of: number)
             guard access("/tmp/.X11-unix/X\(number)", F_OK) != 0 else { continue }

@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The memory of one running process, from /proc/PID/status: what the memory goals judge (the
+/// daemon's, and the desktop bridge's, a child of the daemon).
+struct ProcessMemory {
+    let pid: Int32
+
+    /// The resident set size in bytes (VmRSS), or 0 when it cannot be read.
+    var residentBytes: Int { statusField("VmRSS:") }
+
+    /// The peak resident set size in bytes (VmHWM) since `resetPeak`, or 0.
+    var peakResidentBytes: Int { statusField("VmHWM:") }
+
+    /// Starts the peak resident size (VmHWM) afresh from the current size (Linux's clear_refs).
+    func resetPeak() {
+        guard let file = fopen("/proc/\(pid)/clear_refs", "w") else { return }
+        fputs("5", file)
+        fclose(file)
+    }
+
+    /// A size field of /proc/PID/status, in bytes.
+    private func statusField(_ name: String) -> Int {
+        guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix(name) {
+                return (Int(text.dropFirst(name.count).filter(\.isNumber)) ?? 0) * 1024
+            }
+        }
+        return 0
+    }
+}
