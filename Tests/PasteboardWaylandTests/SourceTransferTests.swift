@@ -48,11 +48,13 @@ final class SourceTransferTests: XCTestCase {
         let (readEnd, writeEnd) = try pipe()
         defer { close(readEnd) }
         let transfer = try SourceTransfer(descriptor: writeEnd, mimeType: "application/octet-stream", kind: .primary, stallTimeout: .milliseconds(200))
+        // More than the pipe holds, even at the size the transfer asks for.
+        let count = Int(SourceTransfer.pipeBytes) * 4
         let start = ContinuousClock.now
-        await XCTAssertThrowsErrorAsync(try await transfer.write([UInt8](repeating: 7, count: 1 << 20))) {
+        await XCTAssertThrowsErrorAsync(try await transfer.write([UInt8](repeating: 7, count: count))) {
             guard case .readerStalled("application/octet-stream", let written)? = $0 as? WaylandError else { return XCTFail("\($0)") }
             XCTAssertGreaterThan(written, 0, "the pipe's capacity was filled first")
-            XCTAssertLessThan(written, 1 << 20)
+            XCTAssertLessThan(written, count)
         }
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(3))
         transfer.finish()
@@ -62,7 +64,8 @@ final class SourceTransferTests: XCTestCase {
         let (readEnd, writeEnd) = try pipe()
         defer { close(readEnd) }
         let transfer = try SourceTransfer(descriptor: writeEnd, mimeType: "text/plain", kind: .clipboard, stallTimeout: .seconds(60))
-        let writing = Task { try await transfer.write([UInt8](repeating: 1, count: 1 << 20)) }
+        // More than the pipe holds, even at the size the transfer asks for: the write waits.
+        let writing = Task { try await transfer.write([UInt8](repeating: 1, count: Int(SourceTransfer.pipeBytes) * 4)) }
         try await Task.sleep(for: .milliseconds(100))
         let start = ContinuousClock.now
         writing.cancel()
