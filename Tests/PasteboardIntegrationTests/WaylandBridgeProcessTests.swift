@@ -84,6 +84,22 @@ final class WaylandBridgeProcessTests: IntegrationTestCase {
         XCTAssertTrue(eventually(timeout: 10) { self.wlPasted(sway) == "copied with pb" }, "wl-paste gave \(String(describing: wlPasted(sway))); log:\n\(daemon.log)")
     }
 
+    func testTheBridgeOffersACopyAgainWhenTheApplicationThatMadeItExits() throws {
+        let sway = try startSway()
+        try startDaemon(display: waylandEnvironment(sway))
+        let copier = try sway.copy(Array("outlives wl-copy".utf8))
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "outlives wl-copy" }, "log:\n\(daemon.log)")
+        let changes = try pbOK("history").stdoutText
+        sway.kill(copier)
+        // Another Wayland application (a new wl-paste) still pastes it: the bridge took the selection over.
+        XCTAssertTrue(eventually(timeout: 10) { self.wlPasted(sway) == "outlives wl-copy" }, "wl-paste gave \(String(describing: wlPasted(sway))); log:\n\(daemon.log)")
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.pbOK("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
+                      (try? pbOK("bridge").stdoutText) ?? "")
+        // The same content: no new change, no second history entry.
+        XCTAssertEqual(try pbOK("history").stdoutText, changes)
+        XCTAssertEqual(pasted(), "outlives wl-copy")
+    }
+
     func testThePrimarySelectionReachesThePrimaryPasteboard() throws {
         let sway = try startSway()
         try startDaemon(display: waylandEnvironment(sway))
