@@ -19,7 +19,9 @@ import XCTest
 public final class HeadlessSway: Sendable {
     public let directory: String
     public let socketPath: String
-    private let pid: pid_t
+    private let pid: Mutex<pid_t>
+    private let command: [String]
+    private let environment: [String: String]
     private let children = Mutex<[pid_t]>([])
     private let runs = Atomic<Int>(0)
 
@@ -44,10 +46,26 @@ public final class HeadlessSway: Sendable {
             chown(home, uid, gid)
             command = ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command
         }
-        pid = try Self.spawn(command, environment: [
+        let environment = [
             "PATH": "/usr/bin:/bin", "HOME": home, "XDG_RUNTIME_DIR": runtime,
             "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
-        ], log: directory + "/sway.log")
+        ]
+        self.command = command
+        self.environment = environment
+        let started = try Self.spawn(command, environment: environment, log: directory + "/sway.log")
+        pid = Mutex(started)
+        socketPath = try Self.socket(in: runtime, of: started, directory: directory)
+    }
+
+    /// The runtime directory sway was given (`XDG_RUNTIME_DIR`): `WAYLAND_DISPLAY` relative to it
+    /// is `socketName`.
+    public var runtimeDirectory: String { directory + "/run" }
+
+    /// The socket's name in `runtimeDirectory`, as a session's `WAYLAND_DISPLAY` names it.
+    public var socketName: String { (socketPath as NSString).lastPathComponent }
+
+    /// The socket sway opened in `runtime`, waited for; throws (sway stopped) when none came.
+    private static func socket(in runtime: String, of pid: pid_t, directory: String) throws -> String {
         var found: String?
         let deadline = Date().addingTimeInterval(15)
         while found == nil, Date() < deadline {
@@ -61,7 +79,34 @@ public final class HeadlessSway: Sendable {
             Self.stop(pid)
             throw StartFailure(log: String(log.suffix(2000)))
         }
-        socketPath = found
+        return found
+    }
+
+    /// Kills sway (SIGKILL: the compositor dies as in a crash), leaving its runtime directory.
+    /// Every client's connection ends.
+    public func kill() {
+        stopCompositor()
+    }
+
+    /// Stops sway if it runs (its pid forgotten, so it is never signalled again once reaped).
+    private func stopCompositor() {
+        let running = pid.withLock { pid in
+            defer { pid = 0 }
+            return pid
+        }
+        if running > 0 { Self.stop(running) }
+    }
+
+    /// Starts sway again after `kill()` on the same socket name (the socket and its lock file
+    /// are removed first, so it takes the first name again and the wait is for the new socket).
+    public func start() throws {
+        for name in [socketName, socketName + ".lock"] { unlink(runtimeDirectory + "/" + name) }
+        let started = try Self.spawn(command, environment: environment, log: directory + "/sway.log")
+        pid.withLock { $0 = started }
+        let found = try Self.socket(in: runtimeDirectory, of: started, directory: directory)
+        guard found == socketPath else {
+            throw StartFailure(log: "sway came back on \(found), not \(socketPath)")
+        }
     }
 
     /// sway is installed but did not open its socket: a failure, not a skip.
@@ -169,7 +214,7 @@ public final class HeadlessSway: Sendable {
     /// Stops sway and every wl-copy, and removes the directory.
     public func stop() {
         for child in children.withLock({ $0 }) { Self.stop(child) }
-        Self.stop(pid)
+        stopCompositor()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

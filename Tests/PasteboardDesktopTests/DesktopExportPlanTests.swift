@@ -27,6 +27,16 @@ final class DesktopExportPlanTests: XCTestCase {
         XCTAssertNil(made.target(named: DesktopExportPlan.passwordManagerHintTarget))
     }
 
+    func testUntypedBytesAreOfferedAsOctetStreamAsOnWayland() {
+        // `pb copy somefile.bin` of binary of no known kind: without a target the exporter would
+        // let go of the selection, so X11 and Wayland offer the same generic MIME type.
+        let made = plan([.data])
+        XCTAssertEqual(made.targetNames, ["application/octet-stream"])
+        XCTAssertEqual(made.target(named: "application/octet-stream")?.source, .representation(.data, .none))
+        let offer = WaylandExportOffer(types: [.data], sensitive: false, mapping: mapping)
+        XCTAssertEqual(offer.mimeTypes.filter { $0 != WaylandBridgeMarker.mimeType }, made.targetNames)
+    }
+
     func testANameOfferedByABetterRepresentationIsNotOfferedAgain() {
         let made = plan([.utf8PlainText, .utf8PlainText])
         XCTAssertEqual(made.targetNames.count, Set(made.targetNames).count)
@@ -49,7 +59,7 @@ final class DesktopExportPlanTests: XCTestCase {
         XCTAssertFalse(made.targetNames.contains("TEXT"))
     }
 
-    func testATypeWithoutADesktopNameOffersNothing() {
-        XCTAssertTrue(plan([TypeIdentifier(rawValue: "com.example.private-thing")]).targets.isEmpty)
+    func testATypeWithoutADesktopNameIsStillOfferedAsBytes() {
+        XCTAssertEqual(plan([TypeIdentifier(rawValue: "com.example.private-thing")]).targetNames, ["application/octet-stream"])
     }
 }

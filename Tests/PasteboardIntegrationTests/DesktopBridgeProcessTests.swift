@@ -124,6 +124,27 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "after the restart" }, "log:\n\(daemon.log)")
     }
 
+    func testTheBridgeOffersACopyAgainWhenTheApplicationThatMadeItExits() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let xclip = try copyWithXclip("outlives xclip", server: server)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "outlives xclip" }, "log:\n\(daemon.log)")
+        let changes = try pbOK("history").stdoutText
+        xclip.stop()
+        // Another X application (a new xclip) still pastes it: the bridge took the selection over.
+        let environment = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        func xclipPasted() -> String? {
+            guard let result = try? runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o"], environment: environment, in: sandbox), result.status == 0 else { return nil }
+            return result.stdoutText
+        }
+        XCTAssertTrue(eventually(timeout: 10) { xclipPasted() == "outlives xclip" }, "xclip -o gave \(String(describing: xclipPasted())); log:\n\(daemon.log)")
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.pbOK("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
+                      (try? pbOK("bridge").stdoutText) ?? "")
+        // The same content: no new change, no second history entry.
+        XCTAssertEqual(try pbOK("history").stdoutText, changes)
+        XCTAssertEqual(pasted(), "outlives xclip")
+    }
+
     func testNoBridgeTurnsItOffAndSaysSo() throws {
         let server = try startServer()
         daemon = try DaemonProcess.started(in: sandbox, arguments: ["--no-bridge"], display: displayEnvironment(server))

@@ -193,6 +193,19 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste", "-t", "application/octet-stream").stdout, incoming, "xclip → pb")
     }
 
+    func testUntypedBinaryIsOfferedAsOctetStreamAndPastesByteForByte() throws {
+        try startBridge()
+        // `pb copy somefile.bin`: bytes of no known kind are `public.data`, which has no MIME type.
+        let path = try randomFile("somefile.bin", size: 300_000)
+        try pbOK("copy", path)
+        let listed = try pbOK("list").stdoutText
+        XCTAssertTrue(listed.contains("public.data"), listed)
+        try waitUntilExported()
+        let targets = String(decoding: try paste("TARGETS"), as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertTrue(targets.contains("application/octet-stream"), "\(targets)")
+        XCTAssertEqual(try paste("application/octet-stream"), try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
     func testALazySourceProducesItsDataOnlyWhenXclipPastesWithTheDaemonsMemoryBounded() throws {
         try startBridge()
         let size = 64 << 20

@@ -70,6 +70,9 @@ final class DesktopTypeMappingTests: XCTestCase {
         XCTAssertEqual(mapping.targets(for: .fileURL), ["text/uri-list", "x-special/gnome-copied-files"])
         XCTAssertEqual(mapping.targets(for: .dynamic(mimeType: "application/x-thing")), ["application/x-thing"])
         XCTAssertEqual(mapping.targets(for: "org.kde.password-manager-hint"), ["x-kde-passwordManagerHint"])
+        // A type with no MIME type is still bytes: offered as the generic MIME type, never as nothing.
+        XCTAssertEqual(mapping.targets(for: .data), [DesktopTypeMapping.untypedBytesTarget])
+        XCTAssertEqual(DesktopTypeMapping.untypedBytesTarget, "application/octet-stream")
     }
 
     func testWhatTheBridgeOffersComesBackAsTheSameTypes() {

@@ -1,3 +1,5 @@
+import PasteboardTypes
+
 /// Which changes of a pasteboard the bridge made itself, so the desktop side does not take the
 /// selection back for them: without it, an application's copy would come in (the importer
 /// writes the pasteboard), go out again (the exporter owns the selection for that change),
@@ -14,6 +16,9 @@ public actor BridgeEcho {
     /// The change counts of the bridge's latest writes (a few: changes are reported in order,
     /// so an old count is never asked about again after a newer one was answered).
     private var ownChangeCounts: [Int] = []
+    /// For each of those, the types whose bytes the write carried itself (captured), in the
+    /// item's order: what still pastes after the desktop owner left (`SelectionVacancy`).
+    private var keptTypes: [Int: [TypeIdentifier]] = [:]
     private static let remembered = 16
 
     public init() {}
@@ -23,11 +28,16 @@ public actor BridgeEcho {
         writesInFlight += 1
     }
 
-    /// The write begun last ended: with its change count, or nil when it failed.
-    public func endImport(changeCount: Int?) {
+    /// The write begun last ended: with its change count, or nil when it failed; `kept` are the
+    /// types whose bytes it carried (not promises of the desktop owner).
+    public func endImport(changeCount: Int?, kept: [TypeIdentifier] = []) {
         if let changeCount {
             ownChangeCounts.append(changeCount)
-            if ownChangeCounts.count > Self.remembered { ownChangeCounts.removeFirst(ownChangeCounts.count - Self.remembered) }
+            keptTypes[changeCount] = kept
+            if ownChangeCounts.count > Self.remembered {
+                for forgotten in ownChangeCounts.prefix(ownChangeCounts.count - Self.remembered) { keptTypes[forgotten] = nil }
+                ownChangeCounts.removeFirst(ownChangeCounts.count - Self.remembered)
+            }
         }
         writesInFlight = max(0, writesInFlight - 1)
         if writesInFlight == 0 {
@@ -44,5 +54,12 @@ public actor BridgeEcho {
             await withCheckedContinuation { waiting.append($0) }
         }
         return ownChangeCounts.contains(changeCount)
+    }
+
+    /// The types the bridge's own write `changeCount` carried itself; nil when that change is
+    /// not one of the bridge's (waits like `isOwnChange(_:)`).
+    public func keptTypes(of changeCount: Int) async -> [TypeIdentifier]? {
+        guard await isOwnChange(changeCount) else { return nil }
+        return keptTypes[changeCount]
     }
 }

@@ -166,6 +166,7 @@ public struct DesktopBridge: Sendable {
             importer.captureBudget = configuration.captureBudget
             importer.debounce = selection == .primary ? configuration.primaryDebounce : nil
             let exporter = X11ClipboardExporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
+            importer.vacancy = exporter.vacancy
             status.setOwner("none", of: selection, changeCount: nil)
             let report = BridgeReport(selection: selection, status: status, log: log)
             lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.importer) }
@@ -191,6 +192,7 @@ public struct DesktopBridge: Sendable {
                 debounce: selection == .primary ? configuration.primaryDebounce : nil)
             importer.captureBudget = configuration.captureBudget
             let exporter = WaylandClipboardExporter(display: display, selection: selection, mapping: mapping, echo: echo)
+            importer.vacancy = exporter.vacancy
             status.setOwner("none", of: selection, changeCount: nil)
             let report = BridgeReport(selection: selection, status: status, log: log)
             lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.waylandImporter) }

@@ -28,7 +28,7 @@ enum DesktopImportCommit {
         await echo.beginImport()
         do {
             let changeCount = try await board.setItems([provider])
-            await echo.endImport(changeCount: changeCount)
+            await echo.endImport(changeCount: changeCount, kept: provider.registeredTypes.filter { captured[$0] != nil })
             recent.remember(fingerprint)
             return .imported(changeCount: changeCount)
         } catch is CancellationError {

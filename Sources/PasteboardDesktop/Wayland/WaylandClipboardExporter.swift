@@ -17,7 +17,10 @@ import Synchronization
 /// a chunk or two whatever the size. A change that empties the pasteboard lets go of the
 /// selection (and clears it when another client holds it: `pb clear` and an expiring copy
 /// clear the desktop clipboard too). When another client takes the selection the compositor
-/// cancels our source: the exporter reports `released` and waits for the next change.
+/// cancels our source: the exporter reports `released` and waits for the next change. When
+/// that client leaves without a successor after its copy was imported (`vacancy`), a source
+/// offering what the pasteboard kept of the copy (its captured text) takes the selection again,
+/// as a clipboard manager does, with no pasteboard change.
 ///
 /// The importer and the exporter each have their own data-control connection (one device per
 /// seat on each), rather than sharing one: each direction then starts, fails and stops on its
@@ -52,6 +55,8 @@ public struct WaylandClipboardExporter: Sendable {
     public var mapping: DesktopTypeMapping
     /// The record of the bridge's own writes, shared with the importer of the same selection.
     public var echo: BridgeEcho
+    /// Where the importer of the same selection tells of the owner leaving after an import.
+    public var vacancy = SelectionVacancy()
     /// How long one write to a reader waits for it to take anything before that request is
     /// abandoned (a reader that stopped reading).
     public var stallTimeout: Duration = .seconds(30)
@@ -84,15 +89,46 @@ public struct WaylandClipboardExporter: Sendable {
                 if !Task.isCancelled { throw WaylandDisplay.connectionEnded(reader, selection: selection) }
             }
             var isFirst = true
+            var current: PasteboardContents?
+            var follower = VacancyFollower()
+            // The desktop offer an import came from, as this connection saw it then: the owner
+            // leaving is acted on only while the selection is still that offer's or empty.
+            var importedOffer: UInt64?
+            /// Offers what import `contents` kept, if the selection is still ownerless.
+            func offerKept(_ contents: PasteboardContents) async {
+                guard let item = contents.items.first, let kept = await echo.keptTypes(of: contents.changeCount) else { return }
+                let types = item.types.filter(kept.contains)
+                let seen = reader.offer(kind)
+                guard !types.isEmpty, ownership.isEmpty, seen == nil || seen?.serial == importedOffer else { return }
+                do {
+                    let source = try own(contents, types: types, reader: reader, board: board)
+                    ownership.replace(with: source)?.destroy()
+                    onEvent(.owning(changeCount: contents.changeCount, mimeTypes: source.mimeTypes))
+                    group.addTask { await follow(source, changeCount: contents.changeCount, ownership: ownership, onEvent: onEvent) }
+                } catch {
+                    onEvent(.failed("cannot take \(kind.waylandName) again for change \(contents.changeCount): \(error)"))
+                }
+            }
             // The watch answers with the current contents first, then each change.
-            for try await contents in board.changes() {
+            for try await input in ExporterInput.stream(board: board, vacancy: vacancy) {
+                let contents: PasteboardContents
+                switch input {
+                case .ownerLeft(let changeCount):
+                    if follower.ownerLeft(afterImport: changeCount, current: current?.changeCount) != nil, let current { await offerKept(current) }
+                    continue
+                case .changed(let changed):
+                    contents = changed
+                    current = changed
+                }
                 if isFirst {
                     isFirst = false
                     onEvent(.watching)
                     // A desktop owner from before we started is the importer's to bring in.
                     guard !contents.items.isEmpty, reader.offer(kind) == nil else { continue }
                 } else if await echo.isOwnChange(contents.changeCount) {
+                    importedOffer = reader.offer(kind)?.serial
                     onEvent(.ownChange(changeCount: contents.changeCount))
+                    if follower.reached(contents.changeCount) { await offerKept(contents) }
                     continue
                 }
                 if contents.items.isEmpty {
@@ -116,9 +152,9 @@ public struct WaylandClipboardExporter: Sendable {
     }
 
     /// A new source owning the selection for `contents`' first item.
-    private func own(_ contents: PasteboardContents, reader: SelectionReader, board: Pasteboard) throws(WaylandError) -> SelectionSource {
+    private func own(_ contents: PasteboardContents, types: [TypeIdentifier]? = nil, reader: SelectionReader, board: Pasteboard) throws(WaylandError) -> SelectionSource {
         let item = contents.items[0]
-        let offer = WaylandExportOffer(types: item.types, sensitive: item.isSensitive, mapping: mapping)
+        let offer = WaylandExportOffer(types: types ?? item.types, sensitive: item.isSensitive, mapping: mapping)
         let changeCount = contents.changeCount
         return try SelectionSource(offering: offer.mimeTypes, as: selection.waylandKind, on: reader, stallTimeout: stallTimeout) { transfer in
             try await Self.serve(transfer, offer: offer, changeCount: changeCount, board: board)
@@ -171,6 +207,9 @@ public struct WaylandClipboardExporter: Sendable {
     /// Which of our sources owns the selection now.
     final class Ownership: Sendable {
         private let current = Mutex<SelectionSource?>(nil)
+
+        /// Whether none of our sources owns the selection.
+        var isEmpty: Bool { current.withLock { $0 == nil } }
 
         /// Makes `source` current; returns the one it replaces.
         func replace(with source: SelectionSource?) -> SelectionSource? {

@@ -18,7 +18,8 @@ import PasteboardWayland
 /// Not imported: offers of the bridge's own sources (`WaylandBridgeMarker`), an offer replaced
 /// before it was read, and, with `debounce`, one replaced within that time. A selection cleared
 /// (its owner left without a successor) leaves the pasteboard as it is: the captured text
-/// still pastes, the promises fail with `DesktopImportError.ownerGone`.
+/// still pastes, the promises fail with `DesktopImportError.ownerGone`; `vacancy` hears of it,
+/// so the exporter offers the captured text to the desktop again.
 ///
 /// The promises read through this importer's connection (a Wayland offer belongs to the
 /// connection that received it), so they work while `run` runs; after it they fail clearly.
@@ -41,6 +42,9 @@ public struct WaylandClipboardImporter: Sendable {
     public var mapping: DesktopTypeMapping
     /// The record of the bridge's own writes, shared with the exporter of the same selection.
     public var echo: BridgeEcho
+    /// Told when the selection's owner leaves without a successor (shared with the exporter of
+    /// the same selection, which then offers what the pasteboard kept of the owner's copy).
+    public var vacancy = SelectionVacancy()
     /// The content imported last, so a clipboard manager re-taking it is not a new copy.
     public var recent: RecentContent
     /// The most bytes of text captured at once; larger text stays lazy.
@@ -79,17 +83,24 @@ public struct WaylandClipboardImporter: Sendable {
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
         onEvent(.watching)
         var lastSerial: UInt64 = 0
+        // The change count of the latest import: what the selection's owner leaving concerns.
+        var lastImport: Int?
         do {
             try await withTaskCancellationHandler {
                 // An offer from before we started is a copy too.
                 if let current = reader.offer(kind) {
                     lastSerial = current.serial
-                    try await consider(current, reader: reader, board: board, onEvent: onEvent)
+                    lastImport = try await consider(current, reader: reader, board: board, onEvent: onEvent) ?? lastImport
                 }
                 for await change in changes where change.kind == kind {
-                    guard let offer = change.offer, offer.serial > lastSerial else { continue }
+                    guard let offer = change.offer else {
+                        // The owner left without a successor (the exporter offers what we kept).
+                        vacancy.ownerLeft(afterImport: lastImport)
+                        continue
+                    }
+                    guard offer.serial > lastSerial else { continue }
                     lastSerial = offer.serial
-                    try await consider(offer, reader: reader, board: board, onEvent: onEvent)
+                    lastImport = try await consider(offer, reader: reader, board: board, onEvent: onEvent) ?? lastImport
                 }
             } onCancel: {
                 reader.close()
@@ -101,21 +112,22 @@ public struct WaylandClipboardImporter: Sendable {
         throw WaylandDisplay.connectionEnded(reader, selection: selection)
     }
 
-    /// Imports `offer` unless it is our own, was replaced, or repeats the last import.
-    private func consider(_ offer: SelectionOffer, reader: SelectionReader, board: Pasteboard, onEvent: @Sendable (Event) -> Void) async throws {
+    /// Imports `offer` unless it is our own, was replaced, or repeats the last import; returns
+    /// the change count of the import it made.
+    private func consider(_ offer: SelectionOffer, reader: SelectionReader, board: Pasteboard, onEvent: @Sendable (Event) -> Void) async throws -> Int? {
         if WaylandBridgeMarker.isOwnOffer(offer.mimeTypes) {
             onEvent(.ownOffer)
-            return
+            return nil
         }
         // Only the newest offer matters; with a debounce, only one that stayed the newest.
         guard try await OfferDebounce(quiet: debounce).settles(offer.serial, current: { reader.offer(offer.kind)?.serial }) else {
             onEvent(.skipped("a newer selection replaced it"))
-            return
+            return nil
         }
         let plan = DesktopImportPlan(offer: mapping.representations(forOffered: offer.mimeTypes))
         guard !plan.entries.isEmpty else {
             onEvent(.skipped("the selection offers nothing we map (\(offer.mimeTypes.joined(separator: ", ")))"))
-            return
+            return nil
         }
         let captured: [TypeIdentifier: [UInt8]]
         do {
@@ -124,12 +136,13 @@ public struct WaylandClipboardImporter: Sendable {
             throw CancellationError()
         } catch {
             onEvent(.skipped("cannot read the selection: \(error)"))
-            return
+            return nil
         }
         let provider = item(for: plan, of: offer, captured: captured, reader: reader)
         switch await DesktopImportCommit.put(provider, captured: captured, on: board, echo: echo, recent: recent) {
         case .imported(let changeCount):
             onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: captured.keys.sorted { $0.rawValue < $1.rawValue }))
+            return changeCount
         case .repeated:
             onEvent(.skipped(DesktopImportCommit.repeatedReason))
         case .refused(let reason):
@@ -137,6 +150,7 @@ public struct WaylandClipboardImporter: Sendable {
         case .cancelled:
             throw CancellationError()
         }
+        return nil
     }
 
     /// The plan's captured representations read now, each within `captureBudget` (one over it

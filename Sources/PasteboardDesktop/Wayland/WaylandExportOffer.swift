@@ -38,9 +38,9 @@ public struct WaylandExportOffer: Sendable, Equatable {
             contents[mimeType] = content
         }
         for type in types {
-            // A type with no MIME type (`public.data` of a binary `pb copy`) is still bytes.
-            let targets = mapping.targets(for: type)
-            for target in targets.isEmpty ? [Self.bytesMIMEType] : targets where mimeTypes.count < room && Self.isOfferable(target) {
+            // A type with no MIME type (`public.data` of a binary `pb copy`) comes as
+            // `DesktopTypeMapping.untypedBytesTarget`, as on X11.
+            for target in mapping.targets(for: type) where mimeTypes.count < room && Self.isOfferable(target) {
                 // A representation of the hint itself is served as the item's secrecy says.
                 add(target, DesktopTypeMapping.isPasswordManagerHint(target) && sensitive ? .secretHint : .representation(type))
             }
@@ -55,9 +55,6 @@ public struct WaylandExportOffer: Sendable, Equatable {
     public func content(for mimeType: String) -> Content? {
         contents[mimeType]
     }
-
-    /// What a representation whose type has no MIME type is offered as.
-    public static let bytesMIMEType = "application/octet-stream"
 
     /// The hint's body.
     public static let secretHintBody = Array(DesktopTypeMapping.secretHintValue.utf8)

@@ -14,7 +14,9 @@ final class OwnerWatcher: @unchecked Sendable {
     }
 
     /// Imports the current owner, then every new one, until the connection is cancelled.
-    func watch(onEvent: @escaping @Sendable (X11ClipboardImporter.Event) -> Void, offer: (OwnerOffer) -> Void) throws(X11Error) {
+    /// `ownerLeft` hears of the selection left without an owner (its window destroyed, its
+    /// client gone, or set to None).
+    func watch(onEvent: @escaping @Sendable (X11ClipboardImporter.Event) -> Void, offer: (OwnerOffer) -> Void, ownerLeft: () -> Void) throws(X11Error) {
         let reader = try SelectionReader(connection: connection, timeout: importer.display.ownerTimeout)
         let name = importer.selection.x11Name
         let atom = try connection.atom(name)
@@ -37,7 +39,11 @@ final class OwnerWatcher: @unchecked Sendable {
             }
             onEvent(.watching)
         }) { change in
-            if change.kind == .setSelectionOwner { consider(change.owner) }
+            if change.owner == .none {
+                ownerLeft()
+            } else if change.kind == .setSelectionOwner {
+                consider(change.owner)
+            }
             return true
         }
     }

@@ -13,7 +13,9 @@ import PasteboardX11
 /// password-manager hint of a secret). Each request is served by loading that representation
 /// from the daemon at that moment, streamed with bounded memory (INCR for large data). A
 /// cleared pasteboard gives the selection up; another client taking it ends our ownership
-/// (its copy comes in through the importer). At start, content already on the pasteboard is
+/// (its copy comes in through the importer). When that client exits without a successor
+/// (`vacancy`), the selection is taken again for what the pasteboard kept of its copy, as a
+/// clipboard manager does, so other applications can still paste it. At start, content already on the pasteboard is
 /// offered only when nobody owns the selection.
 public struct X11ClipboardExporter: Sendable {
     /// What the exporter did, for a log line or a test to wait on.
@@ -44,6 +46,8 @@ public struct X11ClipboardExporter: Sendable {
     public var ownWindows: DesktopOwnWindows
     /// The record of the importer's writes, shared with the importer of the same selection.
     public var echo: BridgeEcho
+    /// Where the importer of the same selection tells of the owner leaving after an import.
+    public var vacancy = SelectionVacancy()
 
     public init(
         display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
@@ -110,25 +114,54 @@ public struct X11ClipboardExporter: Sendable {
         }
     }
 
-    /// Turns each pasteboard change into a request of the X thread.
+    /// Turns each pasteboard change, and each owner leaving after an import, into a request of
+    /// the X thread.
     private func watch(_ board: Pasteboard, requests: ExportRequests, onEvent: @Sendable (Event) -> Void) async throws {
         var first = true
+        var current: PasteboardContents?
+        var follower = VacancyFollower()
         // The daemon answers a watch with the content as it is, then each change.
-        for try await contents in board.changes() {
-            defer {
-                if first { onEvent(.watching) }
-                first = false
+        for try await input in ExporterInput.stream(board: board, vacancy: vacancy) {
+            switch input {
+            case .ownerLeft(let changeCount):
+                if follower.ownerLeft(afterImport: changeCount, current: current?.changeCount) != nil, let current {
+                    await offerKept(current, requests: requests)
+                }
+            case .changed(let contents):
+                current = contents
+                defer {
+                    if first { onEvent(.watching) }
+                    first = false
+                }
+                if await echo.isOwnChange(contents.changeCount) {
+                    if follower.reached(contents.changeCount) { await offerKept(contents, requests: requests) }
+                    continue
+                }
+                guard let item = contents.items.first else {
+                    if !first { requests.post(.release) }
+                    continue
+                }
+                // Nothing the desktop can take: the old content must not stay on the desktop either.
+                let plan = self.plan(types: item.types, of: item, in: contents)
+                requests.post(plan.targets.isEmpty ? .release : .own(plan, onlyIfUnowned: first))
             }
-            if await echo.isOwnChange(contents.changeCount) { continue }
-            guard let item = contents.items.first else {
-                if !first { requests.post(.release) }
-                continue
-            }
-            let plan = DesktopExportPlan(
-                types: item.types, isSensitive: item.isSensitive, changeCount: contents.changeCount, mapping: mapping,
-                reservedNames: DesktopTypeMapping.plumbingTargets.union(SelectionOwner.plumbingTargets))
-            // Nothing the desktop can take: the old content must not stay on the desktop either.
-            requests.post(plan.targets.isEmpty ? .release : .own(plan, onlyIfUnowned: first))
         }
+    }
+
+    /// The import `contents` is the pasteboard's while its desktop owner left: the selection is
+    /// taken (only if still ownerless) for what the import kept (its captured text; the owner's
+    /// promises left with it), served from the daemon. No pasteboard change: the content is the same.
+    private func offerKept(_ contents: PasteboardContents, requests: ExportRequests) async {
+        guard let item = contents.items.first, let kept = await echo.keptTypes(of: contents.changeCount) else { return }
+        let types = item.types.filter(kept.contains)
+        guard !types.isEmpty else { return }
+        let plan = plan(types: types, of: item, in: contents)
+        if !plan.targets.isEmpty { requests.post(.own(plan, onlyIfUnowned: true)) }
+    }
+
+    private func plan(types: [TypeIdentifier], of item: PasteboardItem, in contents: PasteboardContents) -> DesktopExportPlan {
+        DesktopExportPlan(
+            types: types, isSensitive: item.isSensitive, changeCount: contents.changeCount, mapping: mapping,
+            reservedNames: DesktopTypeMapping.plumbingTargets.union(SelectionOwner.plumbingTargets))
     }
 }

@@ -40,6 +40,9 @@ public struct X11ClipboardImporter: Sendable {
     /// Shared with the clipboard manager (`X11ClipboardManager`) on the same connection: the
     /// bytes an owner hands over at exit fill this importer's promises of its copy.
     public var handover: ClipboardHandover
+    /// Told when the selection's owner leaves (shared with the exporter of the same
+    /// selection, which then offers what the pasteboard kept of the owner's copy).
+    public var vacancy = SelectionVacancy()
     /// The most bytes of text captured at once; larger text stays lazy.
     public var captureBudget = DesktopImportPlan.defaultCaptureBudget
     /// How long the selection's owner must stay the same before its offer is read (nil: read at
@@ -74,7 +77,7 @@ public struct X11ClipboardImporter: Sendable {
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         // Only the newest offer matters: one that arrives while the last is being put on the
         // pasteboard replaces any that waits.
-        let (offers, sink) = AsyncThrowingStream.makeStream(of: OwnerOffer.self, bufferingPolicy: .bufferingNewest(1))
+        let news = OwnerNews()
         let x11: X11Connection
         do { x11 = try display.connect() } catch { throw DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description) }
         let cancellation = x11.cancellation
@@ -82,34 +85,46 @@ public struct X11ClipboardImporter: Sendable {
         DetachedThread.run {
             defer { watcher.connection.close() }
             do throws(X11Error) {
-                try watcher.watch(onEvent: onEvent) { sink.yield($0) }
-                sink.finish()
+                try watcher.watch(onEvent: onEvent, offer: news.post, ownerLeft: news.postOwnerLeft)
+                news.finish()
             } catch .cancelled {
-                sink.finish()
+                news.finish()
             } catch {
-                sink.finish(throwing: DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description))
+                news.finish(throwing: DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description))
             }
         }
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
         // However this ends, the watcher thread ends with it.
         defer { cancellation.cancel() }
-        try await withTaskCancellationHandler {
-            for try await offer in offers {
-                let provider = item(for: offer)
-                switch await DesktopImportCommit.put(provider, captured: offer.captured, on: board, echo: echo, recent: recent) {
-                case .imported(let changeCount):
-                    handover.recordImport(owner: offer.owner, changeCount: changeCount)
-                    onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
-                case .repeated:
-                    onEvent(.skipped(DesktopImportCommit.repeatedReason))
-                case .refused(let reason):
-                    onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
-                case .cancelled:
-                    return
+        // The change count of the latest import: what the selection's owner leaving concerns.
+        var lastImport: Int?
+        do {
+            try await withTaskCancellationHandler {
+                try await news.forEach { item in
+                    switch item {
+                    case .offer(let offer):
+                        let provider = self.item(for: offer)
+                        switch await DesktopImportCommit.put(provider, captured: offer.captured, on: board, echo: echo, recent: recent) {
+                        case .imported(let changeCount):
+                            lastImport = changeCount
+                            handover.recordImport(owner: offer.owner, changeCount: changeCount)
+                            onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
+                        case .repeated:
+                            onEvent(.skipped(DesktopImportCommit.repeatedReason))
+                        case .refused(let reason):
+                            onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
+                        case .cancelled:
+                            throw CancellationError()
+                        }
+                    case .ownerLeft:
+                        vacancy.ownerLeft(afterImport: lastImport)
+                    }
                 }
+            } onCancel: {
+                cancellation.cancel()
             }
-        } onCancel: {
-            cancellation.cancel()
+        } catch is CancellationError {
+            return
         }
     }
 

@@ -104,7 +104,9 @@ public struct DesktopTypeMapping: Sendable {
 
     /// The targets the bridge offers the desktop for a representation of `type`, best first:
     /// its MIME types, then for UTF-8 text the conventional X11 names (`UTF8_STRING`, `STRING`,
-    /// `TEXT`), which Wayland clients offer too, for Xwayland's sake.
+    /// `TEXT`), which Wayland clients offer too, for Xwayland's sake. A type with no MIME type
+    /// (`public.data` of a `pb copy` of untyped binary) is still bytes: it is offered as
+    /// `untypedBytesTarget`, on X11 and Wayland alike, rather than not at all.
     public func targets(for type: TypeIdentifier) -> [String] {
         var targets: [String] = []
         func add(_ target: String) { if !targets.contains(target) { targets.append(target) } }
@@ -120,8 +122,13 @@ public struct DesktopTypeMapping: Sendable {
         } else if let mime = type.dynamicMIMEType {
             add(mime)
         }
+        if targets.isEmpty { add(Self.untypedBytesTarget) }
         return targets
     }
+
+    /// What a representation whose type has no MIME type is offered to the desktop as:
+    /// `application/octet-stream`, the MIME type of bytes of no known kind.
+    public static let untypedBytesTarget = "application/octet-stream"
 
     /// Whether `target` is one of the names of plain text (`plainTextTargets`; charset names
     /// matched without regard to case or spaces).
