@@ -103,6 +103,25 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "copied twice" })
     }
 
+    func testAnImageHandedOverAtExitStillPastesInPbAndInOtherApplications() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let png = PNGFixture.make(width: 64, height: 48, seed: 5)
+        let application = try X11OwnerPeer(
+            display: server.display, targets: [("image/png", png), ("UTF8_STRING", Data("the caption".utf8))],
+            authority: authorityFile, sandbox: sandbox)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted("-t", "text") == "the caption" }, "log:\n\(daemon.log)")
+        XCTAssertEqual(application.quit(), 0, "the application got no positive answer from the bridge's clipboard manager: \(application.process.stderrLines); log:\n\(daemon.log)")
+        XCTAssertEqual(try pbOK("paste", "-t", "public.png").stdout, png)
+        // The application is gone; the bridge offers what it handed over to the next application.
+        let reader = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        var image = Data()
+        XCTAssertTrue(eventually(timeout: 10) {
+            image = (try? runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o", "-t", "image/png"], environment: reader, in: self.sandbox))?.stdout ?? Data()
+            return image == png
+        }, "xclip -o -t image/png gave \(image.count) bytes; log:\n\(daemon.log)")
+    }
+
     func testTheBridgeConnectsAgainWhenTheXServerRestarts() throws {
         let first = try startServer()
         try startDaemon(with: first)

@@ -35,7 +35,8 @@ final class X11OwnerPeer {
 
     /// Starts the peer on `display` owning CLIPBOARD with `targets` (name, bytes) in order, and
     /// waits until it owns it; skips when python3-xlib is missing.
-    init(display: String, targets: [(String, Data)], save: SaveRequest = .listed, sandbox: Sandbox) throws {
+    /// `authority` is the cookie file of a server that demands one (`XAUTHORITY`).
+    init(display: String, targets: [(String, Data)], save: SaveRequest = .listed, authority: String? = nil, sandbox: Sandbox) throws {
         guard Self.isAvailable else { throw XCTSkip("python3 with python-xlib is not installed (apt-get install python3-xlib)") }
         let directory = sandbox.path("peer-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -51,6 +52,7 @@ final class X11OwnerPeer {
         try JSONSerialization.data(withJSONObject: ["display": display, "targets": listed, "save": save.rawValue]).write(to: URL(fileURLWithPath: spec))
         var environment = sandbox.environment()
         environment.removeValue(forKey: "DISPLAY")
+        if let authority { environment["XAUTHORITY"] = authority }
         process = try ToolProcess("/usr/bin/python3", [script, spec], environment: environment, in: sandbox)
         guard process.waitForLine(where: { $0 == "owning" }) != nil else {
             process.stop()

@@ -47,6 +47,15 @@ public actor BridgeEcho {
         }
     }
 
+    /// Adds `types` to what the bridge's own change `changeCount` keeps: the clipboard manager
+    /// settled that import's promises with the data the application handed over at exit, so
+    /// those types too still paste once the application is gone. Ignored for other changes.
+    public func markKept(_ types: [TypeIdentifier], of changeCount: Int) {
+        guard var kept = keptTypes[changeCount] else { return }
+        for type in types where !kept.contains(type) { kept.append(type) }
+        keptTypes[changeCount] = kept
+    }
+
     /// Whether the change with `changeCount` is one the bridge wrote itself (waits until no
     /// write of the bridge is in flight).
     public func isOwnChange(_ changeCount: Int) async -> Bool {

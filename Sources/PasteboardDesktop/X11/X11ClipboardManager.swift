@@ -133,6 +133,8 @@ public struct X11ClipboardManager: Sendable {
                 let after = try await board.contents()
                 let stillLazy = after.items.flatMap { $0.representations.filter(\.isLazy).map(\.type) }
                 if after.changeCount == contents.changeCount, !offer.types.contains(where: stillLazy.contains) {
+                    // Offered to the desktop again once the application is gone, with the text.
+                    await echo.markKept(offer.types, of: after.changeCount)
                     onEvent(.saved(changeCount: after.changeCount, types: offer.types, byteCount: offer.byteCount, kept: .settlePromises))
                     return true
                 }
@@ -160,7 +162,7 @@ public struct X11ClipboardManager: Sendable {
             await echo.endImport(changeCount: nil)
             throw error
         }
-        await echo.endImport(changeCount: changeCount)
+        await echo.endImport(changeCount: changeCount, kept: offer.types)
         recent.remember(fingerprint)
         handover.recordImport(owner: offer.owner, changeCount: changeCount)
         onEvent(.saved(changeCount: changeCount, types: offer.types, byteCount: offer.byteCount, kept: .newItem))
