@@ -122,6 +122,26 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         }, "xclip -o -t image/png gave \(image.count) bytes; log:\n\(daemon.log)")
     }
 
+    func testXselCopiesReachPbAndPbCopiesReachXsel() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xsel") else { throw XCTSkip("xsel is not installed (apt-get install xsel)") }
+        let server = try startServer()
+        try startDaemon(with: server)
+        let environment = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        let input = sandbox.path("xsel-input")
+        try Data("copied with xsel".utf8).write(to: URL(fileURLWithPath: input))
+        let copier = try ToolProcess("/bin/sh", ["-c", "exec /usr/bin/xsel --clipboard --input --nodetach < \"$0\"", input], environment: environment, in: sandbox)
+        peers.append(copier)
+        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "copied with xsel" }, "log:\n\(daemon.log)")
+        XCTAssertTrue(try pbOK("list").stdoutText.contains("public.utf8-plain-text"))
+
+        try pbOK("copy", stdin: Data("copied with pb".utf8))
+        var text = ""
+        XCTAssertTrue(eventually(timeout: 10) {
+            text = (try? runTool("/usr/bin/xsel", ["--clipboard", "--output"], environment: environment, in: self.sandbox))?.stdoutText ?? ""
+            return text == "copied with pb"
+        }, "xsel -b -o gave \(text)")
+    }
+
     func testTheBridgeConnectsAgainWhenTheXServerRestarts() throws {
         let first = try startServer()
         try startDaemon(with: first)
