@@ -217,6 +217,32 @@ final class X11SelectionTests: XCTestCase {
         XCTAssertNotEqual(changes.first?.selectionTimestamp, 0)
     }
 
+    func testAQuietPeriodReportsOnlyTheOwnerWhereTheSelectionStopped() throws {
+        let server = try startServer()
+        let watcher = try connect(server)
+        defer { watcher.close() }
+        let selector = try connect(server)
+        defer { selector.close() }
+        // Three mouse selections in a row, as a user dragging over text makes them.
+        let windows = try (0..<3).map { _ in try selector.createWindow() }
+        let primary = try selector.atom("PRIMARY")
+        var changes: [OwnerChange] = []
+        var thrown: X11Error?
+        try watcher.watchOwnerChanges(selections: ["PRIMARY"], idleTimeout: .seconds(10), quietPeriod: .seconds(2), onWatching: {
+            do throws(X11Error) {
+                for window in windows { _ = try selector.send(.setSelectionOwner(window, selection: primary, time: currentTime)) }
+                try selector.sync()
+            } catch {
+                thrown = error
+            }
+        }) { change in
+            changes.append(change)
+            return false
+        }
+        XCTAssertNil(thrown)
+        XCTAssertEqual(changes.map(\.owner), [windows[2]], "only the last of three quick changes is reported")
+    }
+
     func testAServerWithACookieAcceptsItThroughXAUTHORITYAndRefusesWithout() throws {
         let authority = sandbox.path("xauthority")
         let cookie = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
