@@ -39,6 +39,10 @@ enum DesktopWireFuzzing {
                 (try? X11Reply.internAtom(bytes)) != nil, (try? X11Reply.getAtomName(bytes)) != nil,
                 (try? X11Reply.getSelectionOwner(bytes)) != nil, (try? X11Reply.queryExtension(bytes)) != nil,
                 (try? X11Reply.xfixesQueryVersion(bytes)) != nil, (try? X11Reply.getProperty(bytes)) != nil,
+                (try? X11Reply.bigRequestsEnable(bytes)).map { units in
+                    // What the connection does with it: checked against the core maximum, never trapping.
+                    _ = try? X11Connection.bigRequestBytes(units: units, coreUnits: 65535)
+                } != nil,
             ]
             return "replies accepted: \(results)"
         default:

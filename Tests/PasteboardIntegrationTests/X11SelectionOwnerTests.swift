@@ -124,9 +124,34 @@ final class X11SelectionOwnerTests: XCTestCase {
         XCTAssertTrue(read.wasIncremental)
         XCTAssertEqual(read.type, "application/octet-stream")
         XCTAssertTrue(received == original, "our reader's bytes differ")
+        // Xvfb has BIG-REQUESTS: the owner sends 1 MiB chunks (as xclip does), not the 81 of
+        // about 256 KiB the core request length allows; each is one GetProperty of the reader.
+        XCTAssertEqual(chunks, size / SelectionTransferSizing.defaultMaximumChunkBytes)
         XCTAssertTrue(eventually {
             owner.events.filter { if case .served("application/octet-stream", _, size, true) = $0 { true } else { false } }.count == 2
         }, "\(owner.events)")
+    }
+
+    /// BIG-REQUESTS on a real server: once enabled, one ChangeProperty in the extended form
+    /// carries 3 MiB that read back byte-identical; a connection that did not enable it keeps
+    /// the core limit and refuses such a request before writing it.
+    func testBigRequestsCarryMegabytesInOneChangeProperty() throws {
+        let connection = try connect()
+        defer { connection.close() }
+        XCTAssertEqual(connection.maximumRequestBytes, connection.setup.maximumRequestBytes)
+        let data = [UInt8](X11SelectionTests.randomData(3 << 20))
+        let window = try connection.createWindow()
+        let property = try connection.atom("PASTEBOARD_BIG")
+        let request = try X11Request.changeProperty(window: window, property: property, type: connection.atom("application/octet-stream"), format: 8, data: data)
+        XCTAssertThrowsError(try connection.send(request), "over the core maximum without BIG-REQUESTS")
+
+        XCTAssertGreaterThanOrEqual(try connection.enableBigRequests(), 4 << 20, "Xvfb's BIG-REQUESTS maximum is 16 MiB")
+        XCTAssertEqual(try connection.enableBigRequests(), connection.maximumRequestBytes, "asked once, then kept")
+        try connection.send(request)
+        let value = try X11Reply.getProperty(connection.roundTrip(.getProperty(window: window, property: property, longLength: 1 << 20, delete: true)))
+        XCTAssertEqual(value.format, 8)
+        XCTAssertEqual(value.bytesAfter, 0)
+        XCTAssertTrue(value.data == data, "\(value.data.count) bytes read back differ from the \(data.count) written")
     }
 
     func testTheOwnerSeesSelectionClearWhenXclipTakesTheSelection() throws {

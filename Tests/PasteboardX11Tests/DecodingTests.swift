@@ -67,6 +67,18 @@ final class DecodingTests: XCTestCase {
         XCTAssertTrue(absent.data.isEmpty)
     }
 
+    func testBigRequestsEnableReply() throws {
+        XCTAssertEqual(try X11Reply.bigRequestsEnable(reply(fields: le32(4_194_303))), 4_194_303)
+        XCTAssertThrowsError(try X11Reply.bigRequestsEnable(Array(reply(fields: le32(4_194_303)).prefix(31))), "short")
+        XCTAssertThrowsError(try X11Reply.bigRequestsEnable([0] + Array(reply(fields: le32(1)).dropFirst())), "not a reply")
+        // The maximum is checked against the setup's before it is used.
+        XCTAssertEqual(try X11Connection.bigRequestBytes(units: 4_194_303, coreUnits: 65535), 4_194_303 * 4)
+        XCTAssertEqual(try X11Connection.bigRequestBytes(units: 65535, coreUnits: 65535), 65535 * 4)
+        XCTAssertEqual(try X11Connection.bigRequestBytes(units: .max, coreUnits: 65535), Int(UInt32.max) * 4)
+        XCTAssertThrowsError(try X11Connection.bigRequestBytes(units: 1000, coreUnits: 65535), "below the core maximum")
+        XCTAssertThrowsError(try X11Connection.bigRequestBytes(units: 0, coreUnits: 1024))
+    }
+
     func testMalformedRepliesAreErrors() {
         XCTAssertThrowsError(try X11Reply.internAtom(Array(reply(fields: le32(1)).prefix(31))))
         XCTAssertThrowsError(try X11Reply.getAtomName(reply(fields: le16(9), extra: Array("ABCD".utf8))), "a name longer than the reply")

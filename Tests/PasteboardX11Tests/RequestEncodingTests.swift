@@ -46,6 +46,38 @@ final class RequestEncodingTests: XCTestCase {
         XCTAssertTrue(get.expectsReply)
     }
 
+    /// BIG-REQUESTS spec, "Encoding": a request over 65535 units has 0 in its length field, then
+    /// a CARD32 length in units that counts that extra word; one that fits keeps the core form.
+    func testChangePropertyOverTheCoreLimitTakesTheExtendedForm() throws {
+        let largestCore = 65535 * 4 - 24  // data that fills the core length field exactly
+        let core = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, data: [UInt8](repeating: 0xaa, count: largestCore))
+        XCTAssertEqual(Array(core.bytes.prefix(4)), [18, 0, 0xff, 0xff])
+        XCTAssertEqual(core.bytes.count, 65535 * 4)
+
+        let data = (0..<(largestCore + 1)).map { UInt8(truncatingIfNeeded: $0) }
+        let extended = try X11Request.changeProperty(.append, window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, data: data)
+        // 24 bytes of header and 262117 of data padded to 262120: 65536 units, 65537 with the extra word.
+        XCTAssertEqual(Array(extended.bytes.prefix(8)), [18, 2, 0, 0] + le32(65537))
+        XCTAssertEqual(Array(extended.bytes[8..<28]), le32(1) + le32(2) + le32(3) + [8, 0, 0, 0] + le32(UInt32(data.count)))
+        XCTAssertEqual(Array(extended.bytes[28..<(28 + data.count)]), data, "the data follows the extended header unchanged")
+        XCTAssertEqual(Array(extended.bytes[(28 + data.count)...]), [0, 0, 0], "padded to four")
+        XCTAssertEqual(extended.bytes.count, 65537 * 4)
+        XCTAssertEqual(X11Request.announcedBytes(extended.bytes), extended.bytes.count)
+
+        // 1 MiB of format-32 items: the item count is in items, the length in units.
+        let items = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: .atom, format: 32, data: [UInt8](repeating: 1, count: 1 << 20))
+        XCTAssertEqual(Array(items.bytes.prefix(8)), [18, 0, 0, 0] + le32(UInt32((28 + (1 << 20)) / 4)))
+        XCTAssertEqual(Array(items.bytes[20..<28]), [32, 0, 0, 0] + le32(1 << 18))
+        XCTAssertEqual(X11Request.announcedBytes(items.bytes), items.bytes.count)
+    }
+
+    func testBigRequestsEnable() throws {
+        XCTAssertEqual(try X11Request.queryExtension("BIG-REQUESTS").bytes, [98, 0, 5, 0, 12, 0, 0, 0] + Array("BIG-REQUESTS".utf8))
+        let enable = BigRequests.enable(majorOpcode: 133)
+        XCTAssertEqual(enable.bytes, [133, 0, 1, 0], "minor opcode 0, length 1")
+        XCTAssertTrue(enable.expectsReply)
+    }
+
     func testSelectionRequests() throws {
         XCTAssertEqual(X11Request.setSelectionOwner(WindowID(9), selection: Atom(10), time: 0x0102_0304).bytes,
                        [22, 0, 4, 0] + le32(9) + le32(10) + [4, 3, 2, 1])

@@ -9,28 +9,50 @@ final class SelectionOwnerPlanningTests: XCTestCase {
 
     func testChunkSizeComesFromTheMaximumRequestLength() throws {
         // Xvfb and Xorg without BIG-REQUESTS: 65535 units of 4 bytes, less ChangeProperty's 24.
-        let xvfb = try SelectionTransferSizing(maximumRequestLength: 65535)
+        let xvfb = try SelectionTransferSizing(maximumRequestBytes: 65535 * 4)
         XCTAssertEqual(xvfb.chunkBytes, 262_140 - 24)
         XCTAssertEqual(xvfb.bufferBytes, 2 * (262_140 - 24))
         // The protocol's minimum of 4096 bytes.
-        let smallest = try SelectionTransferSizing(maximumRequestLength: 1024)
+        let smallest = try SelectionTransferSizing(maximumRequestBytes: 4096)
         XCTAssertEqual(smallest.chunkBytes, 4096 - 24)
-        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestLength: 1023))
-        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestLength: 0))
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestBytes: 4092))
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestBytes: 0))
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestBytes: -4))
         // A preferred chunk is honoured below the limit, never above it.
-        XCTAssertEqual(try SelectionTransferSizing(maximumRequestLength: 65535, preferredChunkBytes: 1000).chunkBytes, 1000)
-        XCTAssertEqual(try SelectionTransferSizing(maximumRequestLength: 1024, preferredChunkBytes: 1 << 20).chunkBytes, 4072)
-        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestLength: 65535, preferredChunkBytes: 0))
+        XCTAssertEqual(try SelectionTransferSizing(maximumRequestBytes: 65535 * 4, preferredChunkBytes: 1000).chunkBytes, 1000)
+        XCTAssertEqual(try SelectionTransferSizing(maximumRequestBytes: 4096, preferredChunkBytes: 1 << 20).chunkBytes, 4072)
+        XCTAssertThrowsError(try SelectionTransferSizing(maximumRequestBytes: 65535 * 4, preferredChunkBytes: 0))
         // Every chunk fits one request: header + data padded to 4 ≤ the maximum.
-        for units: UInt16 in [1024, 1025, 4097, 65535] {
-            let sizing = try SelectionTransferSizing(maximumRequestLength: units)
+        for units in [1024, 1025, 4097, 65535] {
+            let sizing = try SelectionTransferSizing(maximumRequestBytes: units * 4)
             let request = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, data: [UInt8](repeating: 7, count: sizing.chunkBytes))
-            XCTAssertEqual(request.bytes.count, Int(units) * 4)
+            XCTAssertEqual(request.bytes.count, units * 4)
+        }
+    }
+
+    func testBigRequestsRaiseTheChunkToItsDefaultCap() throws {
+        // Xvfb and Xorg with BIG-REQUESTS: 4194303 units (16 MiB); chunks stop at 1 MiB, as xclip's.
+        let big = try SelectionTransferSizing(maximumRequestBytes: 4_194_303 * 4)
+        XCTAssertEqual(big.chunkBytes, 1 << 20)
+        XCTAssertEqual(big.chunkBytes, SelectionTransferSizing.defaultMaximumChunkBytes)
+        XCTAssertEqual(big.requestCount(byteCount: 256 << 20), 1 + 256 + 1, "256 MiB in 256 chunks, not 1025")
+        // A larger chunk may be asked for, up to what the extended form fits.
+        XCTAssertEqual(try SelectionTransferSizing(maximumRequestBytes: 4_194_303 * 4, preferredChunkBytes: 4 << 20).chunkBytes, 4 << 20)
+        XCTAssertEqual(try SelectionTransferSizing(maximumRequestBytes: 4_194_303 * 4, preferredChunkBytes: .max).chunkBytes, 4_194_303 * 4 - 28)
+        // Just over the core limit: the extended form's extra word is left room for.
+        for units in [65536, 65537, 70000, 4_194_303] {
+            let sizing = try SelectionTransferSizing(maximumRequestBytes: units * 4, preferredChunkBytes: .max)
+            let request = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, data: [UInt8](repeating: 7, count: sizing.chunkBytes))
+            // At most the maximum; at 65536 units the chunk's request still fits the core form
+            // (65535 units), so it is the extra word short of it.
+            XCTAssertLessThanOrEqual(request.bytes.count, units * 4, "\(units) units")
+            XCTAssertGreaterThanOrEqual(request.bytes.count, units * 4 - 4, "\(units) units")
+            XCTAssertEqual(X11Request.announcedBytes(request.bytes), request.bytes.count)
         }
     }
 
     func testWholeOrIncrementalIsDecidedFromWhatIsBuffered() throws {
-        let sizing = try SelectionTransferSizing(maximumRequestLength: 1024)  // 4072-byte chunks
+        let sizing = try SelectionTransferSizing(maximumRequestBytes: 4096)  // 4072-byte chunks
         XCTAssertEqual(sizing.decide(buffered: 0, finished: false), .wait)
         XCTAssertEqual(sizing.decide(buffered: 0, finished: true), .whole, "empty data is one empty property")
         XCTAssertEqual(sizing.decide(buffered: 4072, finished: false), .wait, "it may still end within one chunk")
@@ -41,7 +63,7 @@ final class SelectionOwnerPlanningTests: XCTestCase {
         XCTAssertEqual(sizing.incrementalSizeBound(buffered: Int(UInt32.max) + 10), UInt32.max, "clamped to the property's 32 bits")
         XCTAssertEqual(sizing.requestCount(byteCount: 4072), 1)
         XCTAssertEqual(sizing.requestCount(byteCount: 4073), 1 + 2 + 1, "header, a full and a partial chunk, the end")
-        let xvfb = try SelectionTransferSizing(maximumRequestLength: 65535)
+        let xvfb = try SelectionTransferSizing(maximumRequestBytes: 65535 * 4)
         XCTAssertEqual(xvfb.requestCount(byteCount: 20 << 20), 1 + 81 + 1, "20 MiB in 81 chunks of 262116 bytes")
     }
 

@@ -35,6 +35,11 @@ public final class X11Connection {
     private var namesByAtom: [Atom: String] = [:]
     /// XFIXES, once `enableXFixes` found it.
     public private(set) var xfixes: ExtensionInfo?
+    /// The longest request `send` writes, in bytes: the setup's maximum (at most 65535 units,
+    /// about 256 KiB), or BIG-REQUESTS' larger one once `enableBigRequests` turned it on.
+    public private(set) var maximumRequestBytes: Int
+    /// Whether `enableBigRequests` asked the server yet (the answer stands for the connection).
+    private var bigRequestsQueried = false
 
     /// The most events kept unread; older ones are dropped (a client that never reads its
     /// events must not grow without bound).
@@ -110,6 +115,7 @@ public final class X11Connection {
         self.display = display
         self.setup = setup
         self.socket = socket
+        maximumRequestBytes = setup.maximumRequestBytes
     }
 
     /// Closes the socket; the server then destroys our windows and drops our selections.
@@ -130,8 +136,8 @@ public final class X11Connection {
     /// for it is dropped instead of thrown from a later wait.
     @discardableResult
     public func send(_ request: X11Request, ignoringErrors: Bool = false) throws(X11Error) -> UInt64 {
-        guard request.bytes.count <= setup.maximumRequestBytes else {
-            throw .invalidArgument("\(request.name) of \(request.bytes.count) bytes is over the server's maximum of \(setup.maximumRequestBytes)")
+        guard request.bytes.count <= maximumRequestBytes else {
+            throw .invalidArgument("\(request.name) of \(request.bytes.count) bytes is over the server's maximum of \(maximumRequestBytes)")
         }
         try socket.write(request.bytes)
         lastSequence += 1
@@ -318,6 +324,37 @@ public final class X11Connection {
             xfixes = info
             return info
         } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+    }
+
+    /// Turns on BIG-REQUESTS when the server has it (once per connection, as Xlib does at
+    /// connection) and returns the longest request `send` now writes, in bytes: the extension's
+    /// maximum, or the setup's when the server lacks it. Requests longer than 65535 units are
+    /// encoded in the extended form (`X11Request.changeProperty` does it by itself).
+    @discardableResult
+    public func enableBigRequests(timeout: Duration = .seconds(10)) throws(X11Error) -> Int {
+        if bigRequestsQueried { return maximumRequestBytes }
+        do {
+            guard let info = try X11Reply.queryExtension(try roundTrip(X11Request.queryExtension(BigRequests.name), timeout: timeout)) else {
+                bigRequestsQueried = true
+                return maximumRequestBytes
+            }
+            let units = try X11Reply.bigRequestsEnable(try roundTrip(BigRequests.enable(majorOpcode: info.majorOpcode), timeout: timeout))
+            maximumRequestBytes = try Self.bigRequestBytes(units: units, coreUnits: setup.maximumRequestLength)
+            bigRequestsQueried = true
+            return maximumRequestBytes
+        } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+    }
+
+    /// BigReqEnable's maximum in bytes, checked: the extension exists to raise the setup's
+    /// limit, so a maximum below it is a broken server (not silently taken); a CARD32 of units
+    /// is at most 16 GiB, which an Int of 64 bits holds (checked anyway, for narrower ones).
+    public static func bigRequestBytes(units: UInt32, coreUnits: UInt16) throws(X11Error) -> Int {
+        guard units >= UInt32(coreUnits) else {
+            throw .malformedFromServer("BIG-REQUESTS gives a maximum request length of \(units) units, below the setup's \(coreUnits)")
+        }
+        let (bytes, overflow) = Int(exactly: units).map { $0.multipliedReportingOverflow(by: 4) } ?? (0, true)
+        guard !overflow else { throw .malformedFromServer("BIG-REQUESTS gives a maximum request length of \(units) units, more bytes than an Int holds") }
+        return bytes
     }
 
     /// Creates an unmapped InputOnly window on screen 0's root that selects PropertyChange.

@@ -37,6 +37,14 @@ public enum X11Reply {
         return (try reader.u32(), try reader.u32())
     }
 
+    /// BigReqEnable's reply: the maximum request length in four-byte units, now that the
+    /// extended form is on. The caller checks it against the core maximum (a server that lowers
+    /// it is broken).
+    public static func bigRequestsEnable(_ reply: [UInt8]) throws -> UInt32 {
+        var reader = try body(reply, "BigReqEnable reply")
+        return try reader.u32()
+    }
+
     /// GetProperty's reply.
     public static func getProperty(_ reply: [UInt8]) throws -> PropertyValue {
         var header = WireReader(reply, context: "GetProperty reply")

@@ -40,6 +40,25 @@ enum X11Wire {
         return UInt16(byteCount / 4)
     }
 
+    /// The most four-byte units the core length field (16 bits) holds: the longest request
+    /// without BIG-REQUESTS, whatever the server's maximum.
+    static let coreLengthLimit = Int(UInt16.max)
+
+    /// The header of a request of 4 + `paddedBodyBytes` bytes: the core length field when it
+    /// fits, else BIG-REQUESTS' extended form (length field 0, then a CARD32 length that counts
+    /// the extra word too — BIG-REQUESTS spec, "Encoding").
+    static func header(paddedBodyBytes: Int) throws(X11Error) -> (coreUnits: UInt16, extendedUnits: UInt32?, totalBytes: Int) {
+        guard paddedBodyBytes >= 0, paddedBodyBytes % 4 == 0 else {
+            throw .invalidArgument("a request body of \(paddedBodyBytes) bytes is not padded to four")
+        }
+        let coreUnits = 1 + paddedBodyBytes / 4
+        if coreUnits <= coreLengthLimit { return (UInt16(coreUnits), nil, coreUnits * 4) }
+        guard coreUnits < Int(UInt32.max) else {
+            throw .invalidArgument("a request of \(paddedBodyBytes + 4) bytes is longer than BIG-REQUESTS can say")
+        }
+        return (0, UInt32(coreUnits + 1), (coreUnits + 1) * 4)
+    }
+
     /// Finishes a request whose header's length field (bytes 2–3) was written as 0.
     static func finish(_ writer: WireWriter) -> [UInt8] {
         var bytes = writer.bytes

@@ -99,7 +99,9 @@ public final class SelectionOwner {
     ///   - selection: "CLIPBOARD" or "PRIMARY" (any selection name works).
     ///   - targets: the offered targets in order of preference (e.g. UTF8_STRING, image/png);
     ///     non-empty names, not the plumbing targets; duplicates are dropped.
-    ///   - sizing: how data is cut; by default from the server's maximum request length.
+    ///   - sizing: how data is cut; by default from the server's maximum request length, with
+    ///     BIG-REQUESTS turned on when the server has it (chunks up to
+    ///     `SelectionTransferSizing.defaultMaximumChunkBytes` instead of about 256 KiB).
     public init(
         connection: X11Connection, selection: String, targets: [String], sizing: SelectionTransferSizing? = nil,
         timeout: Duration = .seconds(5), providerTimeout: Duration = .seconds(30), provider: @escaping Provider
@@ -116,7 +118,7 @@ public final class SelectionOwner {
         if let sizing {
             self.sizing = sizing
         } else {
-            self.sizing = try SelectionTransferSizing(maximumRequestLength: connection.setup.maximumRequestLength)
+            self.sizing = try SelectionTransferSizing(maximumRequestBytes: connection.enableBigRequests())
         }
         self.timeout = timeout
         self.providerTimeout = providerTimeout

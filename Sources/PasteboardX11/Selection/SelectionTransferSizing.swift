@@ -10,6 +10,17 @@ public struct SelectionTransferSizing: Equatable, Sendable {
     /// ChangeProperty's bytes before its data (opcode, mode, length, window, property, type,
     /// format, item count).
     public static let changePropertyHeaderBytes = 24
+    /// The extra length word of BIG-REQUESTS' extended form.
+    public static let extendedLengthBytes = 4
+    /// The largest chunk by default, however large the server's maximum: 1 MiB, what xclip
+    /// sends under BIG-REQUESTS (its chunk is the maximum request length's count of units, in
+    /// bytes: 1 MiB on Xorg and Xvfb). Why not more: each transfer holds about four chunks at
+    /// its peak (two buffered ahead of the requestor, the one taken out and the request built
+    /// from it), so 1 MiB chunks keep a transfer near 4 MiB of the bridge's memory, and larger
+    /// chunks gain little once a 256 MiB paste needs 256 round trips instead of a thousand;
+    /// the requestor's memory and the server's (which holds each chunk as a property) stay
+    /// what xclip already asks of them.
+    public static let defaultMaximumChunkBytes = 1 << 20
 
     /// The most data bytes one ChangeProperty carries: the server's maximum request less the
     /// header, or a smaller preferred size.
@@ -20,19 +31,23 @@ public struct SelectionTransferSizing: Equatable, Sendable {
     public var bufferBytes: Int { chunkBytes * 2 }
 
     /// - Parameters:
-    ///   - maximumRequestLength: the setup's maximum request length in four-byte units (at
-    ///     least 1024 by the protocol; checked again here, as it came from the wire).
-    ///   - preferredChunkBytes: a smaller chunk size (at least 1), e.g. to keep per-transfer
-    ///     memory low; never above what the server accepts.
-    public init(maximumRequestLength: UInt16, preferredChunkBytes: Int? = nil) throws(X11Error) {
-        let limit = Int(maximumRequestLength) * 4 - Self.changePropertyHeaderBytes
-        guard maximumRequestLength >= 1024 else {
-            throw .malformedFromServer("maximum request length \(maximumRequestLength) units is below the protocol's 4096 bytes")
+    ///   - maximumRequestBytes: the longest request the connection sends
+    ///     (`X11Connection.maximumRequestBytes`: the setup's, or BIG-REQUESTS' once enabled);
+    ///     at least the protocol's 4096 bytes, checked again here, as it came from the wire.
+    ///   - preferredChunkBytes: the chunk size wanted (at least 1; default
+    ///     `defaultMaximumChunkBytes`), never above what the server accepts.
+    public init(maximumRequestBytes: Int, preferredChunkBytes: Int? = nil) throws(X11Error) {
+        guard maximumRequestBytes >= 4096 else {
+            throw .malformedFromServer("maximum request length \(maximumRequestBytes) bytes is below the protocol's 4096 bytes")
         }
         if let preferredChunkBytes, preferredChunkBytes < 1 {
             throw .invalidArgument("a selection chunk of \(preferredChunkBytes) bytes: it must be at least 1")
         }
-        chunkBytes = min(limit, preferredChunkBytes ?? limit)
+        // Over the core length field's reach, a request carries the extended length word too;
+        // the limit is rounded down to four so the chunk's padding never passes the maximum.
+        let extended = maximumRequestBytes > X11Wire.coreLengthLimit * 4
+        let limit = (maximumRequestBytes - Self.changePropertyHeaderBytes - (extended ? Self.extendedLengthBytes : 0)) & ~3
+        chunkBytes = min(limit, preferredChunkBytes ?? Self.defaultMaximumChunkBytes)
     }
 
     /// What to answer once `buffered` bytes are in and the provider has `finished` or not.

@@ -5,17 +5,21 @@ public enum PropertyMode: UInt8, Sendable {
 
 extension X11Request {
     /// ChangeProperty (18): sets `property` of `window` to `data`, a list of `format`-bit items
-    /// (8, 16 or 32; `data.count` must be a multiple of `format / 8`).
+    /// (8, 16 or 32; `data.count` must be a multiple of `format / 8`). Data that makes the
+    /// request longer than 65535 units is encoded in BIG-REQUESTS' extended form.
     public static func changeProperty(
         _ mode: PropertyMode = .replace, window: WindowID, property: Atom, type: Atom, format: UInt8, data: [UInt8]
     ) throws -> X11Request {
         guard [8, 16, 32].contains(format), data.count % Int(format / 8) == 0 else {
             throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes are not a list of \(format)-bit items")
         }
-        guard (24 + data.count + 3) / 4 <= Int(UInt16.max) else {
-            throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes need BIG-REQUESTS")
+        guard data.count / Int(format / 8) <= Int(UInt32.max) else {
+            throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes are more items than a CARD32 counts")
         }
-        return core("ChangeProperty", opcode: 18, data: mode.rawValue, expectsReply: false) { writer in
+        // Over 65535 units (about 256 KiB) the request takes BIG-REQUESTS' extended form; the
+        // connection refuses it unless the server enabled BIG-REQUESTS for that length.
+        let padded = data.count + X11Wire.padding(data.count)
+        return try sized("ChangeProperty", opcode: 18, data: mode.rawValue, paddedBodyBytes: 20 + padded, expectsReply: false) { writer in
             writer.u32(window.rawValue)
             writer.u32(property.rawValue)
             writer.u32(type.rawValue)
