@@ -136,10 +136,10 @@ public final class X11Connection {
     /// for it is dropped instead of thrown from a later wait.
     @discardableResult
     public func send(_ request: X11Request, ignoringErrors: Bool = false) throws(X11Error) -> UInt64 {
-        guard request.bytes.count <= maximumRequestBytes else {
-            throw .invalidArgument("\(request.name) of \(request.bytes.count) bytes is over the server's maximum of \(maximumRequestBytes)")
+        guard request.byteCount <= maximumRequestBytes else {
+            throw .invalidArgument("\(request.name) of \(request.byteCount) bytes is over the server's maximum of \(maximumRequestBytes)")
         }
-        try socket.write(request.bytes)
+        try socket.write(request.head, request.trailer, padding: request.trailerPadding)
         lastSequence += 1
         recentNames[Int(lastSequence % UInt64(recentNames.count))] = (lastSequence, request.name)
         if request.expectsReply { awaitingReply.insert(lastSequence) }

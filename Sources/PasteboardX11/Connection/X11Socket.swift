@@ -116,6 +116,14 @@ final class X11Socket {
     }
 
     /// Writes all of `bytes` (without SIGPIPE).
+    /// Writes `head`, then `trailer`, then `padding` zero bytes (at most 3): one request, its
+    /// large data written from its own array rather than joined to the header first.
+    func write(_ head: [UInt8], _ trailer: [UInt8], padding: Int) throws(X11Error) {
+        try write(head)
+        if !trailer.isEmpty { try write(trailer) }
+        if padding > 0 { try write([UInt8](repeating: 0, count: padding)) }
+    }
+
     func write(_ bytes: [UInt8]) throws(X11Error) {
         var offset = 0
         while offset < bytes.count {

@@ -71,7 +71,14 @@ public final class SelectionChunkWriter: Sendable {
     func take(upTo limit: Int) -> [UInt8] {
         let (bytes, waiter) = state.withLock { state -> ([UInt8], CheckedContinuation<Void, any Error>?) in
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(min(limit, state.buffered))
+            // A written piece that is a whole chunk by itself (the bridge's 1 MiB loads and the
+            // owner's 1 MiB chunks match), or all that is left, is handed over as it is: no copy
+            // on the way to the socket. Smaller pieces are joined (the loop below).
+            if state.headOffset == 0, let head = state.chunks.first, head.count == limit || (head.count < limit && state.chunks.count == 1) {
+                bytes = state.chunks.removeFirst()
+            } else {
+                bytes.reserveCapacity(min(limit, state.buffered))
+            }
             while bytes.count < limit, !state.chunks.isEmpty {
                 let head = state.chunks[0]
                 let count = min(limit - bytes.count, head.count - state.headOffset)

@@ -18,16 +18,13 @@ extension X11Request {
         }
         // Over 65535 units (about 256 KiB) the request takes BIG-REQUESTS' extended form; the
         // connection refuses it unless the server enabled BIG-REQUESTS for that length.
-        let padded = data.count + X11Wire.padding(data.count)
-        return try sized("ChangeProperty", opcode: 18, data: mode.rawValue, paddedBodyBytes: 20 + padded, expectsReply: false) { writer in
+        return try withTrailer("ChangeProperty", opcode: 18, data: mode.rawValue, fieldBytes: 20, trailer: data, expectsReply: false) { writer in
             writer.u32(window.rawValue)
             writer.u32(property.rawValue)
             writer.u32(type.rawValue)
             writer.u8(format)
             writer.zeros(3)
             writer.u32(UInt32(data.count / Int(format / 8)))
-            writer.append(data)
-            writer.pad()
         }
     }
 

@@ -4,17 +4,37 @@
 /// byte for byte against the protocol spec's "Encoding" section.
 public struct X11Request: Equatable, Sendable {
     public let name: String
-    public let bytes: [UInt8]
+    /// The header and fixed fields; all of a request but ChangeProperty's data.
+    public let head: [UInt8]
+    /// Data written after `head` as it is, then zero bytes up to a multiple of four: a selection
+    /// chunk of a MiB is handed to the socket without being copied into the request first.
+    public let trailer: [UInt8]
     public let expectsReply: Bool
 
     public init(name: String, bytes: [UInt8], expectsReply: Bool) {
+        self.init(name: name, head: bytes, trailer: [], expectsReply: expectsReply)
+    }
+
+    init(name: String, head: [UInt8], trailer: [UInt8], expectsReply: Bool) {
         self.name = name
-        self.bytes = bytes
+        self.head = head
+        self.trailer = trailer
         self.expectsReply = expectsReply
     }
 
+    /// The trailer's padding to four bytes.
+    var trailerPadding: Int { X11Wire.padding(trailer.count) }
+
+    /// The request's size on the wire.
+    public var byteCount: Int { head.count + trailer.count + trailerPadding }
+
+    /// The whole request as written (a copy joining head and trailer, for tests and checks).
+    public var bytes: [UInt8] {
+        trailer.isEmpty ? head : head + trailer + [UInt8](repeating: 0, count: trailerPadding)
+    }
+
     /// The major opcode (the first byte).
-    public var opcode: UInt8 { bytes[0] }
+    public var opcode: UInt8 { head[0] }
 
     /// A request of the core protocol: `opcode`, the one-byte `data` field, the length (filled
     /// in), then what `body` writes.
@@ -27,17 +47,17 @@ public struct X11Request: Equatable, Sendable {
         return X11Request(name: name, bytes: X11Wire.finish(writer), expectsReply: expectsReply)
     }
 
-    /// A request whose body size is known before it is written (ChangeProperty's data): the
-    /// header is written in its final form first — the core form when the whole request fits
-    /// `X11Wire.coreLengthLimit` units, else BIG-REQUESTS' extended form — so a chunk of
-    /// several MiB is copied once into the request, never moved again to make room for the
-    /// extended length word. `paddedBodyBytes` (a multiple of four) is what `body` writes.
-    /// Whether the server takes a request this long is `X11Connection.send`'s check.
-    static func sized(
-        _ name: String, opcode: UInt8, data: UInt8 = 0, paddedBodyBytes: Int, expectsReply: Bool, _ body: (inout WireWriter) -> Void
+    /// A request whose last field is `trailer`, a list of bytes of any length (ChangeProperty's
+    /// data): the header takes the core form when the whole request fits
+    /// `X11Wire.coreLengthLimit` units, else BIG-REQUESTS' extended form, and the trailer stays
+    /// a separate array, so a chunk of several MiB is never copied into the request. Whether
+    /// the server takes a request this long is `X11Connection.send`'s check.
+    static func withTrailer(
+        _ name: String, opcode: UInt8, data: UInt8 = 0, fieldBytes: Int, trailer: [UInt8], expectsReply: Bool, _ fields: (inout WireWriter) -> Void
     ) throws -> X11Request {
-        let header = try X11Wire.header(paddedBodyBytes: paddedBodyBytes)
-        var writer = WireWriter(capacity: header.totalBytes)
+        let paddedTrailer = trailer.count + X11Wire.padding(trailer.count)
+        let header = try X11Wire.header(paddedBodyBytes: fieldBytes + paddedTrailer)
+        var writer = WireWriter(capacity: 8 + fieldBytes)
         writer.u8(opcode)
         writer.u8(data)
         if let extended = header.extendedUnits {
@@ -46,9 +66,10 @@ public struct X11Request: Equatable, Sendable {
         } else {
             writer.u16(header.coreUnits)
         }
-        body(&writer)
-        precondition(writer.bytes.count == header.totalBytes, "\(name) wrote \(writer.bytes.count) bytes, announced \(header.totalBytes)")
-        return X11Request(name: name, bytes: writer.bytes, expectsReply: expectsReply)
+        fields(&writer)
+        let request = X11Request(name: name, head: writer.bytes, trailer: trailer, expectsReply: expectsReply)
+        precondition(request.byteCount == header.totalBytes, "\(name) is \(request.byteCount) bytes, announced \(header.totalBytes)")
+        return request
     }
 
     /// The length a request's header announces, in bytes: its core length field, or for the
