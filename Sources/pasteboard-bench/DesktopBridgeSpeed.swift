@@ -92,6 +92,13 @@ struct DesktopBridgeSpeed {
         return "Desktop paste: `pb paste` of 16 bytes `xclip -i` owns on Xvfb, imported by the bridge (\(source); median of \(runs))"
     }
 
+    /// The general pasteboard's change count, asked of the daemon.
+    private func generalChangeCount(_ daemon: BenchDaemon) async throws -> Int {
+        try await PasteboardConnection.withConnection(socketPath: daemon.socketPath, clientName: "pasteboard-bench") {
+            try await Pasteboard(connection: $0).changeCount()
+        }
+    }
+
     /// Whether the imported item's first representation (the plain text `pb paste` gives) was
     /// captured at import, rather than a promise fetched from the owner at each load.
     private func isCaptured(_ daemon: BenchDaemon) async throws -> Bool {
@@ -152,7 +159,10 @@ struct DesktopBridgeSpeed {
         daemonMemory.resetPeak()
         bridgeMemory.resetPeak()
         var ours = Duration.seconds(1 << 40), theirs = ours
-        var change = 0
+        // The general pasteboard's change count now: the bridge may still take the selection
+        // over for an earlier import (the small paste's xclip -i, stopped), which the clipboard
+        // status reports as owned by the pasteboard too; only a later change is pb copy's.
+        var change = try await generalChangeCount(daemon)
         for round in 1...rounds {
             progress("desktop bridge, \(peer.name), \(size >> 20) MiB, round \(round) of \(rounds): \(peer.pasteName) through the bridge from pb copy --lazy, then from \(peer.copyName)")
             let source = try Spawned.start(
