@@ -115,15 +115,47 @@ final class X11Socket {
         return (Xauthority.familyLocal, Xauthority.hostname())
     }
 
-    /// Writes all of `bytes` (without SIGPIPE).
-    /// Writes `head`, then `trailer`, then `padding` zero bytes (at most 3): one request, its
-    /// large data written from its own array rather than joined to the header first.
+    /// Writes `head`, then `trailer`, then `padding` zero bytes (0 to 3), gathered by one
+    /// sendmsg (without SIGPIPE) as xlib's writev does: one request whose large data is written
+    /// from its own array rather than joined to the header first, and never a lone header that
+    /// wakes the server for a request it cannot process yet.
     func write(_ head: [UInt8], _ trailer: [UInt8], padding: Int) throws(X11Error) {
-        try write(head)
-        if !trailer.isEmpty { try write(trailer) }
-        if padding > 0 { try write([UInt8](repeating: 0, count: padding)) }
+        precondition((0...3).contains(padding), "padding of \(padding) bytes")
+        let zeros: [UInt8] = [0, 0, 0]
+        let total = head.count + trailer.count + padding
+        var written = 0
+        while written < total {
+            let count = head.withUnsafeBytes { head in
+                trailer.withUnsafeBytes { trailer in
+                    zeros.withUnsafeBytes { zeros in
+                        var skip = written
+                        var vectors: [iovec] = []
+                        for part in [head, trailer, UnsafeRawBufferPointer(rebasing: zeros[0..<padding])] where part.count > 0 {
+                            if skip >= part.count {
+                                skip -= part.count
+                                continue
+                            }
+                            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: part.baseAddress! + skip), iov_len: part.count - skip))
+                            skip = 0
+                        }
+                        return vectors.withUnsafeMutableBufferPointer { vectors in
+                            var message = msghdr()
+                            message.msg_iov = vectors.baseAddress
+                            message.msg_iovlen = vectors.count
+                            return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+                        }
+                    }
+                }
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .connectionClosed("write failed: \(String(cString: strerror(errno)))")
+            }
+            written += count
+        }
     }
 
+    /// Writes all of `bytes` (without SIGPIPE).
     func write(_ bytes: [UInt8]) throws(X11Error) {
         var offset = 0
         while offset < bytes.count {
