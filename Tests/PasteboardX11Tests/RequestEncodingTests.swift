@@ -63,6 +63,12 @@ final class RequestEncodingTests: XCTestCase {
         XCTAssertEqual(Array(extended.bytes[(28 + data.count)...]), [0, 0, 0], "padded to four")
         XCTAssertEqual(extended.bytes.count, 65537 * 4)
         XCTAssertEqual(X11Request.announcedBytes(extended.bytes), extended.bytes.count)
+        // Written as header and fields, then the data as it is, then the padding.
+        XCTAssertEqual(extended.head.count, 28)
+        XCTAssertEqual(extended.trailer, data)
+        XCTAssertEqual(extended.byteCount, extended.bytes.count)
+        XCTAssertEqual(core.head.count, 24)
+        XCTAssertEqual(core.byteCount, core.bytes.count)
 
         // 1 MiB of format-32 items: the item count is in items, the length in units.
         let items = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: .atom, format: 32, data: [UInt8](repeating: 1, count: 1 << 20))

@@ -1,4 +1,5 @@
-/// One encoded request, ready to write: its bytes, its name for error messages, and whether
+/// One encoded request, ready to write: its bytes (a head, and for ChangeProperty its data as a
+/// trailer written after it without a copy), its name for error messages, and whether
 /// the server answers it with a reply (so the connection knows which sequence numbers to match).
 /// The factory functions (in the files beside this one) are pure, so each encoding is tested
 /// byte for byte against the protocol spec's "Encoding" section.
