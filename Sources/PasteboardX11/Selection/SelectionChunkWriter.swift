@@ -71,10 +71,12 @@ public final class SelectionChunkWriter: Sendable {
     func take(upTo limit: Int) -> [UInt8] {
         let (bytes, waiter) = state.withLock { state -> ([UInt8], CheckedContinuation<Void, any Error>?) in
             var bytes: [UInt8] = []
-            // A written piece that is a whole chunk by itself (the bridge's 1 MiB loads and the
-            // owner's 1 MiB chunks match), or all that is left, is handed over as it is: no copy
-            // on the way to the socket. Smaller pieces are joined (the loop below).
-            if state.headOffset == 0, let head = state.chunks.first, head.count == limit || (head.count < limit && state.chunks.count == 1) {
+            // A written piece of at least half a chunk (the bridge's loads of up to 1 MiB, the
+            // owner's chunks of 1 MiB), or all that is left, is handed over as it is: no copy on
+            // the way to the socket, and one short load does not shift every later piece out of
+            // line with the chunks. Smaller pieces are joined (the loop below).
+            if state.headOffset == 0, let head = state.chunks.first, head.count <= limit,
+               head.count >= limit / 2 || state.chunks.count == 1 {
                 bytes = state.chunks.removeFirst()
             } else {
                 bytes.reserveCapacity(min(limit, state.buffered))
