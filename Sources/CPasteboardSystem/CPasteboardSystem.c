@@ -7,7 +7,11 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -324,4 +328,51 @@ ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity
 
 int pasteboard_pipe(int fds[2], int flags) {
     return pipe2(fds, flags);
+}
+
+int pasteboard_open_tmpfile(int dirfd) {
+    return openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+}
+
+int pasteboard_link_tmpfile(int fd, int dirfd, const char *name) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, path, dirfd, name, AT_SYMLINK_FOLLOW);
+}
+
+ssize_t pasteboard_copy_file_range(int in, int64_t *in_offset, int out, int64_t *out_offset, size_t length) {
+    off_t in_off = (off_t)*in_offset;
+    off_t out_off = (off_t)*out_offset;
+    ssize_t copied;
+    do {
+        copied = copy_file_range(in, &in_off, out, &out_off, length, 0);
+    } while (copied < 0 && errno == EINTR);
+    if (copied > 0) {
+        *in_offset = (int64_t)in_off;
+        *out_offset = (int64_t)out_off;
+    }
+    return copied;
+}
+
+int pasteboard_clone_file(int out, int in) {
+    return ioctl(out, FICLONE, in);
+}
+
+int pasteboard_sync_file_range_write(int fd, int64_t offset, int64_t length) {
+    return sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
+}
+
+int pasteboard_free_bytes(int fd, int64_t *out) {
+    struct statvfs info;
+    if (fstatvfs(fd, &info) != 0) {
+        return -1;
+    }
+    uint64_t blocks = (uint64_t)info.f_bavail;
+    uint64_t size = (uint64_t)info.f_frsize;
+    if (size != 0 && blocks > (uint64_t)INT64_MAX / size) {
+        *out = INT64_MAX;
+    } else {
+        *out = (int64_t)(blocks * size);
+    }
+    return 0;
 }

@@ -6,7 +6,7 @@ import Musl
 import PasteboardProtocol
 
 /// A directory the daemon keeps its files in (the socket directory, the state directory, its
-/// `history/`): private to the user (0700), and named by its role in every refusal, so the
+/// `history/`, its `data/`): private to the user (0700), and named by its role in every refusal, so the
 /// message says which directory is wrong.
 public enum OwnDirectory {
     /// Which of the daemon's directories a path is, as error messages name it.
@@ -14,6 +14,8 @@ public enum OwnDirectory {
         case socket = "socket directory"
         case state = "state directory"
         case history = "history directory"
+        /// `<state>/data`, where large representations are stored as files of their own.
+        case data = "data directory"
 
         public var description: String { rawValue }
     }

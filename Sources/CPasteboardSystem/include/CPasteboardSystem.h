@@ -101,4 +101,35 @@ int pasteboard_pipe(int fds[2], int flags);
 /// with errno set (EAGAIN on a full non-blocking pipe, EPIPE when the reader left).
 ssize_t pasteboard_write_nosigpipe(int fd, const void *bytes, size_t count);
 
+/// Opens an unnamed regular file (O_TMPFILE, mode 0600, read-write, close-on-exec) in the
+/// directory `dirfd`: it has no name until `pasteboard_link_tmpfile`, so a crash or a close
+/// before that leaves nothing on disk. Returns the descriptor, or -1 with errno set
+/// (EOPNOTSUPP or EISDIR where the filesystem or kernel has no O_TMPFILE).
+int pasteboard_open_tmpfile(int dirfd);
+
+/// Gives the O_TMPFILE file `fd` the name `name` in the directory `dirfd`, by
+/// linkat(AT_FDCWD, "/proc/self/fd/N", dirfd, name, AT_SYMLINK_FOLLOW), which needs no
+/// CAP_DAC_READ_SEARCH (unlike AT_EMPTY_PATH). Returns 0, or -1 with errno set (EEXIST when
+/// the name is taken).
+int pasteboard_link_tmpfile(int fd, int dirfd, const char *name);
+
+/// copy_file_range(2): copies up to `length` bytes from `in` at `*in_offset` to `out` at
+/// `*out_offset` inside the kernel, advancing both offsets (not the files' own). Returns the
+/// bytes copied, 0 at the end of `in`, or -1 with errno set (EXDEV, EINVAL, ENOSYS where the
+/// kernel or filesystem pair cannot; the caller falls back to read/write).
+ssize_t pasteboard_copy_file_range(int in, int64_t *in_offset, int out, int64_t *out_offset, size_t length);
+
+/// Makes `out` share the blocks of all of `in` (ioctl FICLONE, a reflink on btrfs and XFS).
+/// Returns 0, or -1 with errno set (EOPNOTSUPP on ext4, EXDEV across filesystems).
+int pasteboard_clone_file(int out, int in);
+
+/// Starts the writeback of `length` bytes of `fd` from `offset` without waiting for it
+/// (sync_file_range with SYNC_FILE_RANGE_WRITE), so the fdatasync that follows has little
+/// left to do. Returns 0, or -1 with errno set.
+int pasteboard_sync_file_range_write(int fd, int64_t offset, int64_t length);
+
+/// The bytes an unprivileged user may still write on the filesystem of `fd` (fstatvfs:
+/// f_bavail × f_frsize, saturated at INT64_MAX), into `*out`. Returns 0, or -1 with errno set.
+int pasteboard_free_bytes(int fd, int64_t *out);
+
 #endif
