@@ -164,7 +164,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
-        .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol"]),
+        .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol", "CPasteboardSystem"]),
         // What the tests that need a real compositor share: a headless sway of the test's own.
         .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
         .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing", "DisplayTestSupport"]),
