@@ -38,7 +38,7 @@ struct ItemArguments: ParsableArguments {
         }.count
     }
 
-    /// The items with their bytes read now.
+    /// The items with their bytes read now (small input) or while they are sent (larger).
     func eagerItems(registry: TypeRegistry) throws(CLIError) -> [ItemProvider] {
         let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
         if !representations.isEmpty {
@@ -49,13 +49,27 @@ struct ItemArguments: ParsableArguments {
         }
         var items: [ItemProvider] = []
         for file in files {
-            let chunks = try Input.readFile(file)
+            let bytes = try Input.openFile(file)
             let name = Self.basename(file)
             var item = ItemProvider(suggestedName: name)
-            item.registerData(chunks: chunks.map(ByteChunk.init), for: explicitType ?? Self.sniffed(chunks) { registry.sniff(prefix: $0, isComplete: $1, filename: name) })
+            Self.register(bytes, in: &item, type: explicitType) { registry.sniff(prefix: $0, isComplete: $1, filename: name) }
             items.append(item)
         }
         return items
+    }
+
+    /// Registers `bytes` in `item` as a representation of `type`, else of the type `sniff` names
+    /// from its first bytes: small input as chunks, larger as a stream read while it is sent.
+    private static func register(
+        _ bytes: Input.Bytes, in item: inout ItemProvider, type: TypeIdentifier?,
+        sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier
+    ) {
+        switch bytes {
+        case .whole(let chunks):
+            item.registerData(chunks: chunks.map(ByteChunk.init), for: type ?? sniffed(chunks, sniff))
+        case .stream(let stream, let prefix):
+            item.registerData(stream, for: type ?? sniff(prefix, false))
+        }
     }
 
     /// One item of all of stdin, of `type`, else of the type `sniff` names from its first bytes
@@ -63,9 +77,8 @@ struct ItemArguments: ParsableArguments {
     static func stdinItem(
         type: TypeIdentifier?, sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier
     ) throws(CLIError) -> ItemProvider {
-        let chunks = try Input.readAll(fd: 0, describe: "stdin")
         var item = ItemProvider()
-        item.registerData(chunks: chunks.map(ByteChunk.init), for: type ?? sniffed(chunks, sniff))
+        register(try Input.standardInput(), in: &item, type: type, sniff: sniff)
         return item
     }
 
@@ -98,7 +111,7 @@ struct ItemArguments: ParsableArguments {
             if item.registeredTypes.contains(type) { throw .usage("--rep lists \(type) twice") }
             let source = spec[spec.index(after: equals)...]
             if source == "-" {
-                item.registerData(chunks: try Input.readAll(fd: 0, describe: "stdin").map(ByteChunk.init), for: type)
+                Self.register(try Input.standardInput(), in: &item, type: type) { _, _ in type }
             } else if source.hasPrefix("@") {
                 let path = String(source.dropFirst())
                 if item.suggestedName == nil { item.suggestedName = Self.basename(path) }
@@ -106,7 +119,7 @@ struct ItemArguments: ParsableArguments {
                     let (size, _) = try Input.peekFile(path, count: 0)
                     lazy.register(path, type: type, size: size, in: &item)
                 } else {
-                    item.registerData(chunks: try Input.readFile(path).map(ByteChunk.init), for: type)
+                    Self.register(try Input.openFile(path), in: &item, type: type) { _, _ in type }
                 }
             } else {
                 item.registerData(Array(source.utf8), for: type)

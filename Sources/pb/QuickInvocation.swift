@@ -91,7 +91,7 @@ enum QuickInvocation {
 
     /// A connection to a daemon that already runs, or nil when none answers. A socket of another
     /// user is an error, not a reason to try again through `PasteboardConnection`.
-    private static func connect() throws -> BlockingConnection? {
+    static func connect() throws -> BlockingConnection? {
         do {
             return try BlockingConnection(clientName: "pb")
         } catch let error as PasteboardError {
