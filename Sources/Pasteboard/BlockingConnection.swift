@@ -336,6 +336,12 @@ public final class BlockingConnection {
                     }
                 case .stream(let stream):
                     // Read only what the credit allows, one frame at a time: memory stays at a frame.
+                    do {
+                        try stream.claim()
+                    } catch {
+                        try? send(.cancel, on: id)
+                        throw error
+                    }
                     while true {
                         if credit == 0 || requestSent, let refusal = try answer(waiting: credit == 0) {
                             early = refusal

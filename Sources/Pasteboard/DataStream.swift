@@ -25,6 +25,7 @@ public final class DataStream: Sendable {
         var prefix: [ByteBuffer]
         var delivered = 0
         var atEnd = false
+        var claimed = false
     }
 
     /// A stream of the file at `path`, from its start. Opening happens now, so a missing or
@@ -68,6 +69,16 @@ public final class DataStream: Sendable {
 
     deinit {
         close(descriptor)
+    }
+
+    /// Marks the stream as being sent; throws when it was sent (or begun) before. An upload
+    /// claims each stream before its first read, so a retried write (after a lost connection)
+    /// fails clearly instead of sending the rest of the bytes, or none, as if they were all.
+    package func claim() throws(PasteboardError) {
+        try state.withLock { state throws(PasteboardError) in
+            if state.claimed { throw PasteboardError.io("\(name) was sent already: a stream's bytes can be read only once") }
+            state.claimed = true
+        }
     }
 
     /// The next at most `count` bytes (more than 0); an empty buffer at the end. A regular file

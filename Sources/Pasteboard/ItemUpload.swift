@@ -145,6 +145,12 @@ struct ItemUpload: Sendable {
                         try await send(chunk, id: id, window: window, limit: limit)
                     }
                 case .stream(let stream):
+                    do {
+                        try stream.claim()
+                    } catch {
+                        try? await connection.send(.cancel, on: id)
+                        throw error
+                    }
                     while true {
                         // A read may block (a slow pipe): off the cooperative threads.
                         let chunk: ByteBuffer

@@ -79,7 +79,7 @@ struct Copy: AsyncParsableCommand {
             try await serveLazily(registry: registry)
             return
         }
-        let items = marked(try input.eagerItems(registry: registry))
+        let items = marked(try input.eagerItems(registry: registry, streaming: true))
         // Through a running daemon on this thread first (no event loop: a large file streams
         // from a single thread); when none answers, through `PasteboardConnection`, which starts
         // one (a stream is untouched until a daemon has answered, so it carries over).

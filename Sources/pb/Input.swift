@@ -71,6 +71,27 @@ enum Input {
         return .whole(first.readableBytes > 0 ? [first] : [])
     }
 
+    /// All of `bytes`, read now into chunks (for `pb drag`, whose session may be lifted again
+    /// after a lost daemon, so its items are sent more than once).
+    static func whole(_ bytes: Bytes) throws(CLIError) -> [ByteBuffer] {
+        switch bytes {
+        case .whole(let chunks):
+            return chunks
+        case .stream(let stream, _):
+            var chunks: [ByteBuffer] = []
+            do {
+                try stream.claim()
+                while true {
+                    let chunk = try stream.read(upTo: chunkSize)
+                    if chunk.readableBytes == 0 { return chunks }
+                    chunks.append(chunk)
+                }
+            } catch {
+                throw .failure("\(error)")
+            }
+        }
+    }
+
     /// Reads `fd` into `buffer` until it is full (or, when `once`, one successful read); returns
     /// whether the input ended.
     private static func fill(_ buffer: inout ByteBuffer, fd: Int32, describe: String, once: Bool = false) throws(CLIError) -> Bool {

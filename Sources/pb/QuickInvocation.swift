@@ -76,7 +76,7 @@ enum QuickInvocation {
             let explicitType = try type.map { word throws(CLIError) in
                 try TypeArguments.copyType(word, registry: TypeArguments.registry().registry)
             }
-            var item = try ItemArguments.stdinItem(type: explicitType, sniff: TypeRegistry.sniffWithProcessEnvironment)
+            var item = try ItemArguments.stdinItem(type: explicitType, streaming: true, sniff: TypeRegistry.sniffWithProcessEnvironment)
             if sensitive { item.isSensitive = true }
             let fallback: @Sendable () async throws -> Void = { [item] in try await Copy.copy([item], to: pasteboard) }
             guard let connection = try Self.connect() else { return fallback }
