@@ -251,7 +251,8 @@ public final class BlockingConnection {
     // MARK: - Writing
 
     /// Replaces pasteboard `pasteboard`'s items with `items` and returns its new change count.
-    /// Data representations are uploaded under the daemon's flow control; file representations
+    /// Data and stream representations are uploaded under the daemon's flow control (a stream
+    /// read a frame at a time, as credit allows); file representations
     /// are read by the daemon when loaded. Promised representations need a
     /// `PasteboardConnection` (something must serve them) and are refused.
     @discardableResult
@@ -298,32 +299,72 @@ public final class BlockingConnection {
             }
             return nil
         }
+        // A stream's bytes, once read, cannot be read again: before the first of them, make sure
+        // the daemon has answered hello, so `daemonUnreachable` (which lets the caller carry the
+        // items over to another connection) is thrown with the streams untouched.
+        if items.contains(where: { $0.representations.contains { if case .stream = $0.content { true } else { false } } }) {
+            try completeHandshake()
+            requestSent = true
+        }
         var early: Message?
         upload: for item in items {
             for representation in item.representations {
-                guard case .data(let byteChunks) = representation.content else { continue }
-                let chunks = byteChunks.map(\.buffer)
-                let filled = chunks.filter { $0.readableBytes > 0 }
-                if filled.isEmpty { queue(.data(ByteBuffer(), requestID: id, end: true)) }
-                for (index, chunk) in filled.enumerated() {
-                    var remaining = chunk
-                    while remaining.readableBytes > 0 {
-                        // The daemon may refuse at once (a limit, a bad type): its answer ends the upload.
+                switch representation.content {
+                case .data(let byteChunks):
+                    let chunks = byteChunks.map(\.buffer)
+                    let filled = chunks.filter { $0.readableBytes > 0 }
+                    if filled.isEmpty { queue(.data(ByteBuffer(), requestID: id, end: true)) }
+                    for (index, chunk) in filled.enumerated() {
+                        var remaining = chunk
+                        while remaining.readableBytes > 0 {
+                            // The daemon may refuse at once (a limit, a bad type): its answer ends the upload.
+                            if credit == 0 || requestSent, let refusal = try answer(waiting: credit == 0) {
+                                early = refusal
+                                break upload
+                            }
+                            guard credit > 0 else { continue }
+                            let size = min(limit, credit, remaining.readableBytes)
+                            sent += size
+                            let slice = remaining.readSlice(length: size)!
+                            // The last bytes carry END, where a frame of their own would cost a write.
+                            queue(.data(slice, requestID: id, end: index == filled.count - 1 && remaining.readableBytes == 0))
+                            if outbound.readableBytes >= limit {
+                                try flush()
+                                requestSent = true
+                            }
+                        }
+                    }
+                case .stream(let stream):
+                    // Read only what the credit allows, one frame at a time: memory stays at a frame.
+                    do {
+                        try stream.claim()
+                    } catch {
+                        try? send(.cancel, on: id)
+                        throw error
+                    }
+                    while true {
                         if credit == 0 || requestSent, let refusal = try answer(waiting: credit == 0) {
                             early = refusal
                             break upload
                         }
                         guard credit > 0 else { continue }
-                        let size = min(limit, credit, remaining.readableBytes)
-                        sent += size
-                        let slice = remaining.readSlice(length: size)!
-                        // The last bytes carry END, where a frame of their own would cost a write.
-                        queue(.data(slice, requestID: id, end: index == filled.count - 1 && remaining.readableBytes == 0))
+                        let chunk: ByteBuffer
+                        do {
+                            chunk = try stream.read(upTo: min(limit, credit))
+                        } catch {
+                            try? send(.cancel, on: id)  // abandon the write: the pasteboard keeps what it had
+                            throw error
+                        }
+                        sent += chunk.readableBytes
+                        queue(.data(chunk, requestID: id, end: chunk.readableBytes == 0))
                         if outbound.readableBytes >= limit {
                             try flush()
                             requestSent = true
                         }
+                        if chunk.readableBytes == 0 { break }
                     }
+                case .promise, .file:
+                    continue
                 }
             }
         }

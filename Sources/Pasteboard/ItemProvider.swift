@@ -29,6 +29,9 @@ public struct ItemProvider: Sendable {
             case promise(handler: LoadHandler, observer: (@Sendable (SourceEvent) -> Void)?)
             /// A file the daemon streams from disk at load time.
             case file(path: String, openInPlace: Bool)
+            /// Bytes sent with the item, read from a file or pipe as they are sent (under the
+            /// daemon's flow control), so the sender never holds more than a frame of them.
+            case stream(DataStream)
         }
 
         /// The representation's type.
@@ -67,6 +70,28 @@ public struct ItemProvider: Sendable {
     /// Adds a representation whose bytes (as chunks, never copied into one buffer) are sent with the item.
     public mutating func registerData(chunks: [ByteChunk], for type: TypeIdentifier) {
         add(Representation(type: type, size: chunks.reduce(0) { $0 + $1.count }, content: .data(chunks)))
+    }
+
+    /// Adds a representation whose bytes are the file at `path`, sent with the item (the daemon
+    /// keeps a copy, unlike `registerFileRepresentation`) but read only while they are sent, so
+    /// copying a file of gigabytes costs this process a frame's worth of memory, not the file.
+    /// The file is opened now (a missing one throws here); if it is shorter when read than it
+    /// was then, the write fails and the pasteboard keeps what it had.
+    public mutating func registerData(contentsOfFile path: String, for type: TypeIdentifier) throws {
+        registerData(try DataStream(contentsOfFile: path), for: type)
+    }
+
+    /// Adds a representation whose bytes are what `descriptor` (a pipe, a file) yields from its
+    /// current position to its end, read only while they are sent: for input of any size, such
+    /// as a command's standard input. The item takes ownership of `descriptor` and closes it.
+    public mutating func registerData(readingFrom descriptor: Int32, for type: TypeIdentifier) throws {
+        registerData(try DataStream(readingFrom: descriptor), for: type)
+    }
+
+    /// Adds a representation whose bytes `stream` yields as they are sent. A stream is read once:
+    /// the item can be written once.
+    public mutating func registerData(_ stream: DataStream, for type: TypeIdentifier) {
+        add(Representation(type: type, size: stream.size, content: .stream(stream)))
     }
 
     /// Adds a promised representation: `loadHandler` runs each time a destination loads it (and

@@ -1,4 +1,5 @@
 internal import NIOCore
+internal import NIOPosix
 internal import PasteboardProtocol
 import PasteboardTypes
 
@@ -38,7 +39,7 @@ struct ItemUpload: Sendable {
         for representation in item.representations {
             var info = RepresentationInfo(type: representation.type.rawValue, size: representation.size)
             switch representation.content {
-            case .data: break
+            case .data, .stream: break
             case .promise(let handler, let observer):
                 info.promise = try promise(handler, observer)
             case .file(let path, let openInPlace):
@@ -108,6 +109,7 @@ struct ItemUpload: Sendable {
         var total = 0
         for item in items {
             for representation in item.representations {
+                if case .stream = representation.content { return nil }  // read as sent, never gathered
                 guard case .data(let byteChunks) = representation.content else { continue }
                 let chunks = byteChunks.map(\.buffer)
                 for chunk in chunks { total += chunk.readableBytes }
@@ -137,17 +139,45 @@ struct ItemUpload: Sendable {
         let limit = connection.chunkLimit
         for item in items {
             for representation in item.representations {
-                guard case .data(let byteChunks) = representation.content else { continue }
-                let chunks = byteChunks.map(\.buffer)
-                for chunk in chunks {
-                    var remaining = chunk
-                    while remaining.readableBytes > 0 {
-                        let allowed = try await window.acquire(upTo: min(limit, remaining.readableBytes))
-                        try await connection.sendData(remaining.readSlice(length: allowed)!, on: id, end: false)
+                switch representation.content {
+                case .data(let byteChunks):
+                    for chunk in byteChunks.map(\.buffer) {
+                        try await send(chunk, id: id, window: window, limit: limit)
                     }
+                case .stream(let stream):
+                    do {
+                        try stream.claim()
+                    } catch {
+                        try? await connection.send(.cancel, on: id)
+                        throw error
+                    }
+                    while true {
+                        // A read may block (a slow pipe): off the cooperative threads.
+                        let chunk: ByteBuffer
+                        do {
+                            chunk = try await NIOThreadPool.singleton.runIfActive { try stream.read(upTo: limit) }
+                        } catch {
+                            // Abandon the write: the pasteboard keeps what it had.
+                            try? await connection.send(.cancel, on: id)
+                            throw error
+                        }
+                        if chunk.readableBytes == 0 { break }
+                        try await send(chunk, id: id, window: window, limit: limit)
+                    }
+                case .promise, .file:
+                    continue
                 }
                 try await connection.sendData(ByteBuffer(), on: id, end: true)
             }
+        }
+    }
+
+    /// Sends `chunk` as data frames of at most `limit` bytes, each when the daemon's credit allows.
+    private func send(_ chunk: ByteBuffer, id: UInt32, window: SendWindow, limit: Int) async throws {
+        var remaining = chunk
+        while remaining.readableBytes > 0 {
+            let allowed = try await window.acquire(upTo: min(limit, remaining.readableBytes))
+            try await connection.sendData(remaining.readSlice(length: allowed)!, on: id, end: false)
         }
     }
 }

@@ -79,7 +79,19 @@ struct Copy: AsyncParsableCommand {
             try await serveLazily(registry: registry)
             return
         }
-        try await Self.copy(marked(try input.eagerItems(registry: registry)), to: options.pasteboard, expiringAfter: expiry)
+        let items = marked(try input.eagerItems(registry: registry, streaming: true))
+        // Through a running daemon on this thread first (no event loop: a large file streams
+        // from a single thread); when none answers, through `PasteboardConnection`, which starts
+        // one (a stream is untouched until a daemon has answered, so it carries over).
+        if let connection = try QuickInvocation.connect() {
+            do {
+                try connection.setItems(items, on: options.pasteboard, expiringAfter: expiry)
+                return
+            } catch PasteboardError.daemonUnreachable {
+                // closed before its welcome (shutting down): nothing was written
+            }
+        }
+        try await Self.copy(items, to: options.pasteboard, expiringAfter: expiry)
     }
 
     /// Puts `items`, their data read already, on the pasteboard `name`; returns once the daemon holds them.

@@ -58,7 +58,7 @@ struct Drag: AsyncParsableCommand {
         let servesFiles = !input.files.isEmpty || input.representations.contains { $0.contains("=@") }
         let items = servesFiles && (try? input.validateLazy()) != nil
             ? try input.lazyItems(registry: registry, serving: serving)
-            : try input.eagerItems(registry: registry)
+            : try input.eagerItems(registry: registry, streaming: false)  // a lost daemon lifts the items again
         let operations = try DragFollowing.operations(allow)
         let (add, restricted, timeout, count) = (add, restricted, timeout, items.count)
         let end = try await DragFollowing.liftAndFollow(tool: "pb", verbose: verbose, retry: add == nil) { body in

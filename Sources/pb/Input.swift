@@ -3,44 +3,111 @@ import PasteboardCLI
 import Glibc
 #endif
 import NIOCore
+import Pasteboard
 
-/// Reading whole inputs (stdin, files) into chunks, never one giant reallocating buffer.
+/// Reading inputs (stdin, files): small ones whole, into chunks (never one giant reallocating
+/// buffer); larger ones as a stream read while it is sent.
 enum Input {
     static let chunkSize = 1 << 20
 
-    /// Reads `fd` to its end. `describe` names the input in errors.
-    static func readAll(fd: Int32, describe: String) throws(CLIError) -> [ByteBuffer] {
-        var chunks: [ByteBuffer] = []
-        let allocator = ByteBufferAllocator()
-        while true {
-            var buffer = allocator.buffer(capacity: chunkSize)
-            var failure: Int32 = 0
-            var sawEOF = false
-            while buffer.writableBytes > 0 {
-                let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { pointer in
-                    let n = read(fd, pointer.baseAddress, pointer.count)
-                    if n < 0 { failure = errno; return 0 }
-                    return n
+    /// An input's bytes: all of them, or the first ones and a stream of the rest.
+    enum Bytes {
+        /// The input ended within `chunkSize` bytes (exactly what `readAll` returns).
+        case whole([ByteBuffer])
+        /// Larger: `stream` yields every byte (those read already first), read as it is sent;
+        /// `prefix` is its first bytes, for sniffing the type.
+        case stream(DataStream, prefix: [UInt8])
+    }
+
+    /// Reads stdin up to `chunkSize`: all of it when it ends there, else a stream of all of it.
+    static func standardInput() throws(CLIError) -> Bytes {
+        try start(fd: 0, owned: false, describe: "stdin")
+    }
+
+    /// Reads the file at `path` up to `chunkSize`: all of it when it ends there, else a stream
+    /// of all of it.
+    static func openFile(_ path: String) throws(CLIError) -> Bytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw .failure("cannot copy \(path): it is a directory")
+        }
+        return try start(fd: fd, owned: true, describe: path)
+    }
+
+    /// `fd`'s first `chunkSize` bytes, when that was all (then `fd` is closed when `owned`); else
+    /// a stream that owns `fd` (or, when not `owned`, a duplicate of it: small input, the
+    /// everyday case, costs no more system calls than reading it whole did).
+    private static func start(fd: Int32, owned: Bool, describe: String) throws(CLIError) -> Bytes {
+        func release() { if owned { close(fd) } }
+        var handedOver = false
+        var first = ByteBufferAllocator().buffer(capacity: chunkSize)
+        var ended = false
+        do throws(CLIError) {
+            ended = try fill(&first, fd: fd, describe: describe)
+            if !ended {
+                // Exactly `chunkSize` so far: one more read tells whether that was all.
+                var probe = ByteBufferAllocator().buffer(capacity: 64 << 10)
+                ended = try fill(&probe, fd: fd, describe: describe, once: true) && probe.readableBytes == 0
+                if !ended {
+                    let prefix = prefix(of: [first], count: 4096)
+                    let streamed = owned ? fd : dup(fd)
+                    guard streamed >= 0 else { throw CLIError.failure("cannot read \(describe): \(String(cString: strerror(errno)))") }
+                    do {
+                        return .stream(try DataStream(descriptor: streamed, prefix: [first, probe], name: describe), prefix: prefix)
+                    } catch {
+                        handedOver = owned  // the stream closed what it was given
+                        throw CLIError.failure("\(error)")
+                    }
                 }
-                if failure == EINTR { failure = 0; continue }
-                if failure != 0 { throw .failure("cannot read \(describe): \(String(cString: strerror(failure)))") }
-                if count == 0 { sawEOF = true; break }
             }
-            if buffer.readableBytes > 0 { chunks.append(buffer) }
-            if sawEOF { return chunks }
+        } catch {
+            if !handedOver { release() }
+            throw error
+        }
+        release()
+        return .whole(first.readableBytes > 0 ? [first] : [])
+    }
+
+    /// All of `bytes`, read now into chunks (for `pb drag`, whose session may be lifted again
+    /// after a lost daemon, so its items are sent more than once).
+    static func whole(_ bytes: Bytes) throws(CLIError) -> [ByteBuffer] {
+        switch bytes {
+        case .whole(let chunks):
+            return chunks
+        case .stream(let stream, _):
+            var chunks: [ByteBuffer] = []
+            do {
+                try stream.claim()
+                while true {
+                    let chunk = try stream.read(upTo: chunkSize)
+                    if chunk.readableBytes == 0 { return chunks }
+                    chunks.append(chunk)
+                }
+            } catch {
+                throw .failure("\(error)")
+            }
         }
     }
 
-    /// Reads the file at `path` whole.
-    static func readFile(_ path: String) throws(CLIError) -> [ByteBuffer] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw .failure("cannot copy \(path): it is a directory")
+    /// Reads `fd` into `buffer` until it is full (or, when `once`, one successful read); returns
+    /// whether the input ended.
+    private static func fill(_ buffer: inout ByteBuffer, fd: Int32, describe: String, once: Bool = false) throws(CLIError) -> Bool {
+        while buffer.writableBytes > 0 {
+            var failure: Int32 = 0
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { pointer in
+                let n = read(fd, pointer.baseAddress, pointer.count)
+                if n < 0 { failure = errno; return 0 }
+                return n
+            }
+            if failure == EINTR { continue }
+            if failure != 0 { throw .failure("cannot read \(describe): \(String(cString: strerror(failure)))") }
+            if count == 0 { return true }
+            if once { return false }
         }
-        return try readAll(fd: fd, describe: path)
+        return false
     }
 
     /// The size and first `count` bytes of the regular file at `path` (for `copy --lazy`, which

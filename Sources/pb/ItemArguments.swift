@@ -38,34 +38,50 @@ struct ItemArguments: ParsableArguments {
         }.count
     }
 
-    /// The items with their bytes read now.
-    func eagerItems(registry: TypeRegistry) throws(CLIError) -> [ItemProvider] {
+    /// The items with their bytes read now, or, when `streaming`, input over `Input.chunkSize`
+    /// while it is sent (such items can be sent once).
+    func eagerItems(registry: TypeRegistry, streaming: Bool) throws(CLIError) -> [ItemProvider] {
         let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
         if !representations.isEmpty {
-            return [try representationItem(registry: registry)]
+            return [try representationItem(registry: registry, streaming: streaming)]
         }
         if files.isEmpty {
-            return [try Self.stdinItem(type: explicitType) { registry.sniff(prefix: $0, isComplete: $1, filename: nil) }]
+            return [try Self.stdinItem(type: explicitType, streaming: streaming) { registry.sniff(prefix: $0, isComplete: $1, filename: nil) }]
         }
         var items: [ItemProvider] = []
         for file in files {
-            let chunks = try Input.readFile(file)
+            let bytes = try Input.openFile(file)
             let name = Self.basename(file)
             var item = ItemProvider(suggestedName: name)
-            item.registerData(chunks: chunks.map(ByteChunk.init), for: explicitType ?? Self.sniffed(chunks) { registry.sniff(prefix: $0, isComplete: $1, filename: name) })
+            try Self.register(bytes, in: &item, type: explicitType, streaming: streaming) { registry.sniff(prefix: $0, isComplete: $1, filename: name) }
             items.append(item)
         }
         return items
     }
 
+    /// Registers `bytes` in `item` as a representation of `type`, else of the type `sniff` names
+    /// from its first bytes: small input as chunks, larger (when `streaming`) as a stream read
+    /// while it is sent.
+    private static func register(
+        _ bytes: Input.Bytes, in item: inout ItemProvider, type: TypeIdentifier?, streaming: Bool,
+        sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier
+    ) throws(CLIError) {
+        switch bytes {
+        case .stream(let stream, let prefix) where streaming:
+            item.registerData(stream, for: type ?? sniff(prefix, false))
+        case .whole, .stream:
+            let chunks = try Input.whole(bytes)
+            item.registerData(chunks: chunks.map(ByteChunk.init), for: type ?? sniffed(chunks, sniff))
+        }
+    }
+
     /// One item of all of stdin, of `type`, else of the type `sniff` names from its first bytes
     /// (and whether they are all of it).
     static func stdinItem(
-        type: TypeIdentifier?, sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier
+        type: TypeIdentifier?, streaming: Bool, sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier
     ) throws(CLIError) -> ItemProvider {
-        let chunks = try Input.readAll(fd: 0, describe: "stdin")
         var item = ItemProvider()
-        item.registerData(chunks: chunks.map(ByteChunk.init), for: type ?? sniffed(chunks, sniff))
+        try register(try Input.standardInput(), in: &item, type: type, streaming: streaming, sniff: sniff)
         return item
     }
 
@@ -88,7 +104,7 @@ struct ItemArguments: ParsableArguments {
         return items
     }
 
-    private func representationItem(registry: TypeRegistry, lazy: LazyServing? = nil) throws(CLIError) -> ItemProvider {
+    private func representationItem(registry: TypeRegistry, streaming: Bool = false, lazy: LazyServing? = nil) throws(CLIError) -> ItemProvider {
         var item = ItemProvider()
         for spec in representations {
             guard let equals = Self.typeSeparator(in: spec) else {
@@ -98,7 +114,7 @@ struct ItemArguments: ParsableArguments {
             if item.registeredTypes.contains(type) { throw .usage("--rep lists \(type) twice") }
             let source = spec[spec.index(after: equals)...]
             if source == "-" {
-                item.registerData(chunks: try Input.readAll(fd: 0, describe: "stdin").map(ByteChunk.init), for: type)
+                try Self.register(try Input.standardInput(), in: &item, type: type, streaming: streaming) { _, _ in type }
             } else if source.hasPrefix("@") {
                 let path = String(source.dropFirst())
                 if item.suggestedName == nil { item.suggestedName = Self.basename(path) }
@@ -106,7 +122,7 @@ struct ItemArguments: ParsableArguments {
                     let (size, _) = try Input.peekFile(path, count: 0)
                     lazy.register(path, type: type, size: size, in: &item)
                 } else {
-                    item.registerData(chunks: try Input.readFile(path).map(ByteChunk.init), for: type)
+                    try Self.register(try Input.openFile(path), in: &item, type: type, streaming: streaming) { _, _ in type }
                 }
             } else {
                 item.registerData(Array(source.utf8), for: type)

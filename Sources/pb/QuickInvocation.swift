@@ -76,7 +76,7 @@ enum QuickInvocation {
             let explicitType = try type.map { word throws(CLIError) in
                 try TypeArguments.copyType(word, registry: TypeArguments.registry().registry)
             }
-            var item = try ItemArguments.stdinItem(type: explicitType, sniff: TypeRegistry.sniffWithProcessEnvironment)
+            var item = try ItemArguments.stdinItem(type: explicitType, streaming: true, sniff: TypeRegistry.sniffWithProcessEnvironment)
             if sensitive { item.isSensitive = true }
             let fallback: @Sendable () async throws -> Void = { [item] in try await Copy.copy([item], to: pasteboard) }
             guard let connection = try Self.connect() else { return fallback }
@@ -91,7 +91,7 @@ enum QuickInvocation {
 
     /// A connection to a daemon that already runs, or nil when none answers. A socket of another
     /// user is an error, not a reason to try again through `PasteboardConnection`.
-    private static func connect() throws -> BlockingConnection? {
+    static func connect() throws -> BlockingConnection? {
         do {
             return try BlockingConnection(clientName: "pb")
         } catch let error as PasteboardError {

@@ -71,6 +71,47 @@ final class ItemProviderTests: IntegrationTestCase {
 
     /// A source's declared size is a claim, not an allocation: loading whole into memory a
     /// representation that claims 2^62 bytes and brings 5 reserves no exabytes (it trapped).
+    func testDataFromAFileAndFromAPipeIsSentAsItIsReadAndRoundTrips() async throws {
+        let path = try randomFile("movie.bin", size: 6 << 20)
+        var pipeEnds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&pipeEnds), 0)
+        let text = [UInt8](repeating: UInt8(ascii: "x"), count: 5 << 20)
+        let writeEnd = pipeEnds[1]
+        // The pipe holds 64 KiB: the writer finishes only if the upload reads as it sends.
+        let writer = Thread {
+            text.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(writeEnd, raw.baseAddress! + offset, raw.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        try await withPasteboard { pasteboard in
+            var video = ItemProvider(suggestedName: "movie.bin")
+            try video.registerData(contentsOfFile: path, for: .data)
+            XCTAssertEqual(video.representations.first?.size, 6 << 20, "a file's size is known up front")
+            var note = ItemProvider()
+            try note.registerData(readingFrom: pipeEnds[0], for: .utf8PlainText)
+            XCTAssertNil(note.representations.first?.size, "a pipe's is not")
+            try await pasteboard.setItems([video, note])
+            let items = try await pasteboard.items()
+            XCTAssertEqual(items.map { $0.representations.first?.size }, [6 << 20, 5 << 20])
+            XCTAssertEqual(items.first?.representations.first?.isLazy, false, "the daemon holds the bytes")
+        }
+        let pasted = sandbox.path("pasted.bin")
+        _ = try await pbAsync("paste", "-o", pasted)
+        XCTAssertTrue(FileManager.default.contentsEqual(atPath: path, andPath: pasted), "the file's bytes differ")
+        let pastedText = try await pbAsync("paste", "--item", "1").stdout
+        XCTAssertEqual(pastedText, Data(text), "the pipe's bytes differ")
+        var missing = ItemProvider()
+        XCTAssertThrowsError(try missing.registerData(contentsOfFile: sandbox.path("missing"), for: .data),
+                             "a missing file is reported when registered, not half-way through a write")
+    }
+
     func testADeclaredSizeIsNotTakenAsAnAllocation() async throws {
         try await withPasteboard { source in
             var provider = ItemProvider()
