@@ -76,14 +76,14 @@ public struct DesktopBridge: Sendable {
                 log("bridging the \(backend)")
                 reported.removeAll()
                 try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: Self.clientName, autoStart: false) { connection in
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for lane in lanes(for: backend, status: status, log: log) {
-                            group.addTask { try await lane(connection) }
-                        }
-                        // The first lane to end, however, ends them all: the bridge then starts over.
-                        try await group.next()
-                        group.cancelAll()
-                    }
+                    // The first lane to end, however, ends them all: the bridge then starts over.
+                    try await LaneRun().run(
+                        lanes(for: backend, status: status, log: log), on: connection,
+                        onFirstEnd: { error in
+                            let reason = error.map { "\($0)" } ?? "the connection ended"
+                            status.update { $0 = BridgeStatus(pid: $0.pid, state: .waiting, reason: reason) }
+                        },
+                        onStraggler: { index in log("lane \(index) of the \(backend) did not end within 2 s of being cancelled; starting over without it") })
                 }
                 reason = "the connection ended"
             } catch is CancellationError {

@@ -49,16 +49,13 @@ final class ConnectionCore: Sendable {
         do throws(WaylandError) {
             guard let (bytes, descriptors) = try socket.receive(timeoutMilliseconds: timeoutMilliseconds) else { return false }
             guard !bytes.isEmpty || !descriptors.isEmpty else { throw WaylandError.connectionClosed }
-            let deliveries = try state.withLock { (state: inout State) throws(WaylandError) -> [(SourceEvent, SourceSink?)] in
+            let (changes, observers, deliveries) = try state.withLock { (state: inout State) throws(WaylandError) in
                 state.reader.append(bytes, descriptors: descriptors)
                 let changes = try Self.handleFrames(&state)
                 try Self.flush(&state, socket)
-                for change in changes {
-                    for observer in state.observers.values { observer.yield(change) }
-                }
                 let events = state.session.sourceEvents
                 state.session.sourceEvents = []
-                return events.map { event in
+                let deliveries: [(SourceEvent, SourceSink?)] = events.map { event in
                     switch event {
                     case .send(let source, _, _), .sendRefused(let source, _):
                         return (event, state.sourceSinks[source])
@@ -66,6 +63,13 @@ final class ConnectionCore: Sendable {
                         return (event, state.sourceSinks.removeValue(forKey: source))
                     }
                 }
+                return (changes, Array(state.observers.values), deliveries)
+            }
+            // Yielded outside the lock, in order: a yield resumes the observing task (taking its
+            // status lock), while cancelling that task holds its status lock and takes ours
+            // through the stream's onTermination — the inversion that deadlocked a source's events.
+            for change in changes {
+                for observer in observers { observer.yield(change) }
             }
             Self.deliver(deliveries)
             return true

@@ -174,10 +174,13 @@ final class SourceShared: Sendable {
         }
     }
 
+    /// Yields outside the lock: a yield resumes the observing task, which takes that task's
+    /// status lock, while a cancellation of the task holds its status lock and takes ours (the
+    /// stream's onTermination). Yielding under ours deadlocked the bridge when a Wayland
+    /// connection failed during a group's cancellation (seen in CI, stacks taken with gdb).
     private func emit(_ event: SelectionSource.Event) {
-        state.withLock { state in
-            for observer in state.observers.values { observer.yield(event) }
-        }
+        let observers = state.withLock { Array($0.observers.values) }
+        for observer in observers { observer.yield(event) }
     }
 
     /// Finishes the observers once nothing more can happen.
