@@ -6,6 +6,7 @@ import Musl
 import CPasteboardSystem
 internal import NIOCore
 internal import NIOPosix
+internal import PasteboardProtocol
 
 /// Starts `pasteboardd` when nothing listens on the socket, so `echo hi | pb copy` works on a
 /// fresh machine.
@@ -41,21 +42,7 @@ enum DaemonLauncher {
 
     /// `pasteboardd` next to the running executable, else the first one on PATH.
     static func daemonExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 {
-            let ownPath = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = ownPath.lastIndex(of: "/") {
-                let candidate = String(ownPath[..<slash]) + "/pasteboardd"
-                if access(candidate, X_OK) == 0 { return String(candidate) }
-            }
-        }
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = String(directory) + "/pasteboardd"
-            if access(candidate, X_OK) == 0 { return String(candidate) }
-        }
-        return nil
+        CompanionExecutable.locate("pasteboardd", path: getenv("PATH").map { String(cString: $0) })
     }
 
     /// Spawns a detached daemon for `socketPath`, logging to `<socketPath>.log`.

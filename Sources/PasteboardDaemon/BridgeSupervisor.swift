@@ -123,19 +123,6 @@ public struct BridgeSupervisor: Service, CustomStringConvertible {
 
     /// `pasteboard-bridge` next to the running executable, else the first one on PATH.
     static func bridgeExecutable(environment: [String: String]) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if count > 0 {
-            let own = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = own.lastIndex(of: "/") {
-                let candidate = String(own[..<slash]) + "/pasteboard-bridge"
-                if access(candidate, X_OK) == 0 { return candidate }
-            }
-        }
-        for directory in (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where directory.hasPrefix("/") {
-            let candidate = String(directory) + "/pasteboard-bridge"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
+        CompanionExecutable.locate("pasteboard-bridge", path: environment["PATH"])
     }
 }

@@ -28,7 +28,10 @@ struct ProcessMemory {
         while fgets(&line, Int32(line.count), file) != nil {
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if text.hasPrefix(name) {
-                return (Int(text.dropFirst(name.count).filter(\.isNumber)) ?? 0) * 1024
+                // In KiB; a value whose bytes do not fit an Int (never seen) reads as unknown.
+                let kibibytes = Int(text.dropFirst(name.count).filter(\.isNumber)) ?? 0
+                let (bytes, overflow) = kibibytes.multipliedReportingOverflow(by: 1024)
+                return overflow ? 0 : bytes
             }
         }
         return 0

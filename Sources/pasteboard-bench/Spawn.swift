@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardProtocol
 
 /// A program the bench runs: our own tools, a baseline's, or the relay helper. Started with
 /// posix_spawn (no shell), with the current environment.
@@ -60,20 +61,12 @@ struct Spawned {
 
     /// The absolute path of `program` on PATH, or nil.
     static func find(_ program: String) -> String? {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/\(program)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
+        CompanionExecutable.onPath(program, path: getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
     }
 
     /// The directory this executable is in (where pb and pasteboardd are built too).
     static var ownDirectory: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let path = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        CompanionExecutable.ownDirectory ?? "."
     }
 }
 

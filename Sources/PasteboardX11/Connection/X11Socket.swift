@@ -202,8 +202,10 @@ final class X11Socket {
     }
 
     /// A poll slice (at most `pollSlice`) in poll's milliseconds, at least 1.
+    /// Clamped here, not only by the callers: any Duration converts without trapping.
     private static func pollMilliseconds(_ slice: Duration) -> Int32 {
-        Int32(max(1, slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000))
+        let bounded = min(max(slice, .zero), pollSlice)
+        return Int32(max(1, bounded.components.seconds * 1000 + bounded.components.attoseconds / 1_000_000_000_000_000))
     }
 
     /// What ended `waitReadable`.
