@@ -4,7 +4,8 @@ import PasteboardTypes
 
 /// An item as the daemon's files keep it in their JSON header: its metadata and, for each
 /// representation, where its bytes are. The bytes of eager representations are not in the
-/// header but in the file's body, in order (see `ArchiveFile`).
+/// header but in the file's body, in order (see `ArchiveFile`); stored ones (`kind` `stored`)
+/// are in their own file in `data/`, which the header names by `spool` id.
 struct ArchivedItem: Codable {
     var suggestedName: String?
     var visibility: ItemVisibility?
@@ -13,7 +14,7 @@ struct ArchivedItem: Codable {
 
     /// One representation in a header.
     struct Representation: Codable {
-        enum Kind: String, Codable { case data, file, promise, unavailable }
+        enum Kind: String, Codable { case data, file, promise, unavailable, stored }
         var type: String
         var kind: Kind
         var size: Int?
@@ -21,6 +22,8 @@ struct ArchivedItem: Codable {
         var openInPlace: Bool?
         /// For a promise: its source, for the message once it is unavailable; for unavailable: why.
         var note: String?
+        /// For stored bytes: the id of their file in `data/` (see `SpoolFile`).
+        var spool: String?
     }
 
     /// `item` as a header describes it; its eager bytes are appended to `body`.
@@ -43,6 +46,12 @@ struct ArchivedItem: Codable {
             case .unavailable(let reason):
                 archived.kind = .unavailable
                 archived.note = reason
+            case .stored(let file):
+                // Named from now on: the file may only go once no record on disk names it.
+                file.markNamed()
+                archived.kind = .stored
+                archived.spool = file.id
+                archived.size = file.size
             }
             return archived
         }
@@ -65,6 +74,7 @@ struct ArchivedItem: Codable {
             object.member("path", representation.path)
             object.member("openInPlace", representation.openInPlace)
             object.member("note", representation.note)
+            object.member("spool", representation.spool)
             object.close()
             json.output += object.output
         }
@@ -74,8 +84,10 @@ struct ArchivedItem: Codable {
     }
 
     /// The item back, its eager bytes taken from `body`; a promise comes back unavailable (its
-    /// source is not connected to this daemon). Throws when the file at `path` is inconsistent.
-    func stored(body: inout ByteBuffer, registry: TypeRegistry, path: String) throws(ArchiveFile.Failure) -> StoredItem {
+    /// source is not connected to this daemon), and stored bytes come from `spools` (unavailable,
+    /// saying why, when their file is missing or damaged). Throws when the file at `path` is
+    /// inconsistent.
+    func stored(body: inout ByteBuffer, registry: TypeRegistry, path: String, spools: SpoolCatalog?) throws(ArchiveFile.Failure) -> StoredItem {
         var stored: [StoredRepresentation] = []
         for archived in representations {
             guard let type = registry.resolve(archived.type) ?? TypeIdentifier.wellFormed(archived.type) else {
@@ -100,6 +112,16 @@ struct ArchivedItem: Codable {
                 ))
             case .unavailable:
                 stored.append(StoredRepresentation(type: type, content: .unavailable(archived.note ?? "unavailable"), size: archived.size))
+            case .stored:
+                guard let id = archived.spool, let size = archived.size else {
+                    throw ArchiveFile.Failure(description: "\(path) has stored bytes without their file's id or size")
+                }
+                if let file = spools?.file(id: id, size: size, namedIn: path) {
+                    stored.append(StoredRepresentation(type: type, file: file))
+                } else {
+                    stored.append(StoredRepresentation(
+                        type: type, content: .unavailable("its stored bytes (data/\(SpoolFile.name(of: id))) are missing or damaged"), size: size))
+                }
             }
         }
         guard !stored.isEmpty else { throw ArchiveFile.Failure(description: "\(path) has an item without representations") }

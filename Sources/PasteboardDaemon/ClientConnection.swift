@@ -170,6 +170,7 @@ struct ClientConnection: Sendable {
                     switch Result(catching: { () throws(ProtocolError) in try assembly.receive(frame) }) {
                     case .failure(let error):
                         writes[id] = nil
+                        await assembly.abort()
                         try await writer.send(.error(error), on: id)
                         continue
                     case .success(let credit):
@@ -201,7 +202,8 @@ struct ClientConnection: Sendable {
                         requests.grant(credit.bytes, to: id)
                         continue
                     case .cancel:
-                        if writes.removeValue(forKey: id) != nil {
+                        if let assembly = writes.removeValue(forKey: id) {
+                            await assembly.abort()
                             try await writer.send(.error(ProtocolError(.cancelled, "write cancelled")), on: id)
                         } else {
                             requests.cancel(id)
@@ -232,21 +234,26 @@ struct ClientConnection: Sendable {
         writer: FrameWriter, source: SourceConnection, logger: Logger
     ) async throws {
         let configuration = liveConfiguration.current
+        // Credit for the bytes a write stores on disk is sent when the disk has them.
+        let sendCredit: @Sendable (Int) async -> Void = { bytes in try? await writer.send(.credit(Credit(bytes: bytes)), on: id) }
         switch message {
         case .write(let request):
             try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
                 () throws(ProtocolError) in
-                try WriteAssembly(request, source: source, registry: store.registry, configuration: configuration)
+                try WriteAssembly(request, source: source, registry: store.registry, configuration: configuration,
+                                  place: store.spoolPlace(forPasteboard: request.pasteboard), sendCredit: sendCredit)
             }
         case .drag(let request):
             try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
                 () throws(ProtocolError) in
-                try WriteAssembly(.drag(request), items: request.items, source: source, registry: store.registry, configuration: configuration)
+                try WriteAssembly(.drag(request), items: request.items, source: source, registry: store.registry, configuration: configuration,
+                                  place: store.scratchSpoolPlace, sendCredit: sendCredit)
             }
         case .add(let request):
             try await assemble(id: id, writes: &writes, requests: requests, writer: writer, source: source, logger: logger) {
                 () throws(ProtocolError) in
-                try WriteAssembly(.add(session: request.session), items: request.items, source: source, registry: store.registry, configuration: configuration)
+                try WriteAssembly(.add(session: request.session), items: request.items, source: source, registry: store.registry, configuration: configuration,
+                                  place: store.scratchSpoolPlace, sendCredit: sendCredit)
             }
         case .sessions(let request):
             do {
@@ -409,7 +416,16 @@ struct ClientConnection: Sendable {
         _ assembly: WriteAssembly, id: UInt32, requests: RequestTable,
         writer: FrameWriter, source: SourceConnection, logger: Logger
     ) async throws {
-        let items = assembly.items
+        let items: [StoredItem]
+        do {
+            items = try await assembly.finish()
+        } catch {
+            if case .pasteboard(let name, _, _) = assembly.target {
+                logger.error("pasteboard not written", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
+            }
+            try await writer.send(.error(error), on: id)
+            return
+        }
         switch assembly.target {
         case .pasteboard(let name, let expire, let ifChangeCount):
             do {

@@ -98,7 +98,7 @@ struct ContentHistory: Sendable {
                     guard let pending = items[item].representations[representation].promise,
                           pending.owner === promise.owner, pending.id == promise.id
                     else { continue }
-                    if case .data = content {
+                    if Self.isHeld(content) {
                         items[item].representations[representation].content = content
                         if let size { items[item].representations[representation].size = size }
                     } else {
@@ -108,10 +108,18 @@ struct ContentHistory: Sendable {
                 }
             }
         }
-        guard case .data = content, let index = entries.firstIndex(where: { $0.sequence == sequence }) else { return }
+        guard Self.isHeld(content), let index = entries.firstIndex(where: { $0.sequence == sequence }) else { return }
         unsaved.insert(sequence)
         if entries[index].heldBytes > limits.bytes { remove(at: index) }
         trim()
+    }
+
+    /// Whether `content` is bytes the daemon holds (in memory or stored), which an entry keeps.
+    private static func isHeld(_ content: StoredRepresentation.Content) -> Bool {
+        switch content {
+        case .data, .stored: true
+        case .promise, .file, .unavailable: false
+        }
     }
 
     /// Forgets every entry (their files must go, and damaged files too).

@@ -16,13 +16,42 @@ public struct DurableStorage: Sendable {
     public let directory: String
     /// Commits the writes.
     private let writer: StorageWriter
+    /// Large eager representations, stored in `data/` one file each (see `SpoolStore`).
+    let spools: SpoolStore
 
     /// Uses `directory`, creating it (0700) when missing; refuses one that is not a directory,
     /// is owned by another user or is writable by group or others (naming it the state directory).
     public init(directory: String) throws(DaemonError) {
         try OwnDirectory.prepare(directory, kind: .state)
         self.directory = directory
-        self.writer = StorageWriter(directory: directory)
+        let writer = StorageWriter(directory: directory)
+        let spools = SpoolStore(stateDirectory: directory, io: .shared)
+        self.writer = writer
+        self.spools = spools
+        spools.reclaimer.schedule { [weak writer, weak spools] in
+            guard let writer, let spools else { return }
+            Task { await Self.reclaim(spools, checkpointingWith: writer) }
+        }
+    }
+
+    /// Removes the stored files released since the last time, once a checkpoint has made sure
+    /// no archive, journal record or history entry on disk still names them (see
+    /// `SpoolReclaimer`); when the checkpoint fails they wait for the next release, or for the
+    /// sweep at the next start.
+    private static func reclaim(_ spools: SpoolStore, checkpointingWith writer: StorageWriter) async {
+        let released = spools.reclaimer.takeNamed()
+        guard !released.isEmpty else { return }
+        do {
+            try await writer.commit(StorageWriter.Work(history: HistoryChanges(), checkpoints: true))
+            spools.reclaimer.remove(released)
+        } catch {
+            spools.reclaimer.putBack(released)
+        }
+    }
+
+    /// Waits until every stored file released so far is removed (for tests and shutdown).
+    func settleStoredFiles() async {
+        await spools.reclaimer.settle()
     }
 
     /// `$XDG_STATE_HOME/pasteboard`, else `$HOME/.local/state/pasteboard`; nil without either.
@@ -57,10 +86,10 @@ public struct DurableStorage: Sendable {
     /// interrupted write are removed. What only the journal held (pasteboards, history entries
     /// and their removals) is then written to its own file and the journal emptied, so the
     /// history is read back from `history/` (`HistoryStorage.loadAll`) afterwards.
-    func loadAll(registry: TypeRegistry, logger: Logger) -> [NamedPasteboard] {
+    func loadAll(registry: TypeRegistry, logger: Logger, spools: SpoolCatalog? = nil) -> [NamedPasteboard] {
         var restored: [String: NamedPasteboard] = [:]
-        for pasteboard in loadArchives(registry: registry, logger: logger) { restored[pasteboard.name] = pasteboard }
-        guard let journal = loadJournal(registry: registry, logger: logger) else { return Array(restored.values) }
+        for pasteboard in loadArchives(registry: registry, logger: logger, spools: spools) { restored[pasteboard.name] = pasteboard }
+        guard let journal = loadJournal(registry: registry, logger: logger, spools: spools) else { return Array(restored.values) }
         var replay = journal.replay
         for pasteboard in replay.pasteboards {
             if pasteboard.changeCount > restored[pasteboard.name]?.changeCount ?? -1 {
@@ -81,7 +110,7 @@ public struct DurableStorage: Sendable {
     /// at level error and the journal is copied aside (`JournalFile.damagedName`) before the
     /// checkpoint empties it. A write cut short at the end was never acknowledged: a notice. A
     /// journal that is not one (or not a regular file of ours) is renamed aside and logged.
-    private func loadJournal(registry: TypeRegistry, logger: Logger) -> (replay: JournalFile.Replay, validLength: Int)? {
+    private func loadJournal(registry: TypeRegistry, logger: Logger, spools: SpoolCatalog?) -> (replay: JournalFile.Replay, validLength: Int)? {
         let path = directory + "/" + JournalFile.name
         let fd: Int32
         switch OwnFile.open(path, O_RDONLY) {
@@ -111,7 +140,7 @@ public struct DurableStorage: Sendable {
         do throws(ArchiveFile.Failure) {
             outcome = try scanner.scan { archive, number in
                 do throws(ArchiveFile.Failure) {
-                    replay.apply(try JournalRecord.decode(archive, registry: registry, source: "\(path) record \(number)"))
+                    replay.apply(try JournalRecord.decode(archive, registry: registry, source: "\(path) record \(number)", spools: spools))
                 } catch {
                     unreadable.append(JournalDamage(number: number, offset: -1, length: archive.readableBytes, reason: error.description, content: JournalRecord.describeDamaged(archive)))
                 }
@@ -185,7 +214,7 @@ public struct DurableStorage: Sendable {
     }
 
     /// Every archive in the directory that passes its checks.
-    private func loadArchives(registry: TypeRegistry, logger: Logger) -> [NamedPasteboard] {
+    private func loadArchives(registry: TypeRegistry, logger: Logger, spools: SpoolCatalog?) -> [NamedPasteboard] {
         guard let stream = opendir(directory) else {
             logger.warning("cannot read the state directory", metadata: ["directory": "\(directory)", "error": "\(String(cString: strerror(errno)))"])
             return []
@@ -205,7 +234,7 @@ public struct DurableStorage: Sendable {
             }
             guard name.hasSuffix(PasteboardArchive.fileExtension) else { continue }
             do {
-                restored.append(try PasteboardArchive.read(path, registry: registry))
+                restored.append(try PasteboardArchive.read(path, registry: registry, spools: spools))
             } catch {
                 logger.error("skipped a damaged pasteboard archive", metadata: ["file": "\(path)", "reason": "\(error.description)"])
             }

@@ -42,6 +42,32 @@ struct FileSource: ~Copyable {
         self.path = path
     }
 
+    /// Opens the stored file `spool` for reading; throws `source-unavailable` when it is gone
+    /// or no longer holds `spool.size` bytes (changed behind the daemon's back).
+    init(spool: SpoolFile) async throws(ProtocolError) {
+        let result: Result<Int32, ProtocolError>
+        do {
+            result = try await NIOThreadPool.singleton.runIfActive {
+                do throws(ProtocolError) {
+                    let fd = try spool.openForReading()
+                    var info = stat()
+                    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == off_t(spool.size) else {
+                        close(fd)
+                        return .failure(ProtocolError(.sourceUnavailable, "the stored bytes \(spool.path) are damaged: not the \(spool.size) bytes stored"))
+                    }
+                    return .success(fd)
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw ProtocolError(.shuttingDown, "the daemon is shutting down")
+        }
+        fd = try result.get()
+        path = spool.path
+        size = spool.size
+    }
+
     deinit { close(fd) }
 
     /// Reads up to `count` bytes at `offset`; an empty buffer at the end of the file.

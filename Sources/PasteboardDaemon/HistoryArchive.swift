@@ -56,9 +56,9 @@ enum HistoryArchive {
 
     /// Reads the entry at `path`; throws when it is truncated, corrupt, not an entry, holds
     /// something an entry never keeps, or another entry than its name says.
-    static func read(_ path: String, registry: TypeRegistry) throws(ArchiveFile.Failure) -> HistoryEntry {
+    static func read(_ path: String, registry: TypeRegistry, spools: SpoolCatalog? = nil) throws(ArchiveFile.Failure) -> HistoryEntry {
         let (header, body) = try ArchiveFile.read(path, magic: magic, kind: "a history entry")
-        let entry = try decode(header: header, body: body, registry: registry, source: path)
+        let entry = try decode(header: header, body: body, registry: registry, source: path, spools: spools)
         guard path.hasSuffix("/" + fileName(of: entry.sequence)) else {
             throw ArchiveFile.Failure(description: "\(path) holds entry \(entry.sequence), which does not match its file name")
         }
@@ -66,12 +66,12 @@ enum HistoryArchive {
     }
 
     /// The entry in `bytes`, one file's whole content (`source` names it in errors).
-    static func decode(_ bytes: ByteBuffer, registry: TypeRegistry, source: String) throws(ArchiveFile.Failure) -> HistoryEntry {
+    static func decode(_ bytes: ByteBuffer, registry: TypeRegistry, source: String, spools: SpoolCatalog? = nil) throws(ArchiveFile.Failure) -> HistoryEntry {
         let (header, body) = try ArchiveFile.decode(bytes, magic: magic, kind: "a history entry", source: source)
-        return try decode(header: header, body: body, registry: registry, source: source)
+        return try decode(header: header, body: body, registry: registry, source: source, spools: spools)
     }
 
-    private static func decode(header headerBytes: [UInt8], body: ByteBuffer, registry: TypeRegistry, source: String) throws(ArchiveFile.Failure) -> HistoryEntry {
+    private static func decode(header headerBytes: [UInt8], body: ByteBuffer, registry: TypeRegistry, source: String, spools: SpoolCatalog?) throws(ArchiveFile.Failure) -> HistoryEntry {
         var body = body
         let header: Header
         do {
@@ -88,7 +88,7 @@ enum HistoryArchive {
         }
         var items: [StoredItem] = []
         for item in header.items {
-            let stored = try item.stored(body: &body, registry: registry, path: source)
+            let stored = try item.stored(body: &body, registry: registry, path: source, spools: spools)
             guard stored.visibility == .all, !stored.representations.contains(where: \.isUnavailable) else {
                 throw ArchiveFile.Failure(description: "\(source) holds an item a history entry never keeps")
             }

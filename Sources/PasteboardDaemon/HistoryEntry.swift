@@ -23,8 +23,10 @@ struct HistoryEntry: Sendable {
     var heldBytes: Int {
         items.reduce(0) { total, item in
             item.representations.reduce(total) { total, representation in
-                if case .data = representation.content { return total.addingSaturating(representation.size ?? 0) }
-                return total
+                switch representation.content {
+                case .data, .stored: return total.addingSaturating(representation.size ?? 0)
+                case .promise, .file, .unavailable: return total
+                }
             }
         }
     }

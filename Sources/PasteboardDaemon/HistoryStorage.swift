@@ -32,7 +32,7 @@ struct HistoryStorage: Sendable {
     /// Every entry stored in the directory, and the sequences of the files that fail their
     /// checks: those are logged and skipped (left on disk for inspection until the history is
     /// cleared). Leftover temporary files of an interrupted write are removed.
-    func loadAll(registry: TypeRegistry, logger: Logger) -> (entries: [HistoryEntry], damaged: [Int]) {
+    func loadAll(registry: TypeRegistry, logger: Logger, spools: SpoolCatalog? = nil) -> (entries: [HistoryEntry], damaged: [Int]) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0, let stream = fdopendir(fd) else {
             let code = errno
@@ -54,7 +54,7 @@ struct HistoryStorage: Sendable {
             }
             guard let sequence = HistoryArchive.sequence(inFileName: name) else { continue }
             do {
-                loaded.append(try HistoryArchive.read(path, registry: registry))
+                loaded.append(try HistoryArchive.read(path, registry: registry, spools: spools))
             } catch {
                 damaged.append(sequence)
                 logger.error("skipped a damaged history entry", metadata: ["file": "\(path)", "reason": "\(error.description)"])

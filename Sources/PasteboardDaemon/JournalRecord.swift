@@ -62,12 +62,12 @@ enum JournalRecord {
 
     /// The record in `archive`, one record's bytes (`source` names it in errors); throws when
     /// it is none of the three kinds or fails its kind's checks.
-    static func decode(_ archive: ByteBuffer, registry: TypeRegistry, source: String) throws(ArchiveFile.Failure) -> JournalRecord {
+    static func decode(_ archive: ByteBuffer, registry: TypeRegistry, source: String, spools: SpoolCatalog? = nil) throws(ArchiveFile.Failure) -> JournalRecord {
         switch archive.getBytes(at: archive.readerIndex, length: min(8, archive.readableBytes)) {
         case PasteboardArchive.magic:
-            return .pasteboard(try PasteboardArchive.decode(archive, registry: registry, source: source))
+            return .pasteboard(try PasteboardArchive.decode(archive, registry: registry, source: source, spools: spools))
         case HistoryArchive.magic:
-            return .historyEntry(try HistoryArchive.decode(archive, registry: registry, source: source), archive: archive)
+            return .historyEntry(try HistoryArchive.decode(archive, registry: registry, source: source, spools: spools), archive: archive)
         case removalMagic:
             let (header, _) = try ArchiveFile.decode(archive, magic: removalMagic, kind: "a history removal", source: source)
             do {

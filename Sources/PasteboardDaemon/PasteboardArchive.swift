@@ -72,9 +72,9 @@ enum PasteboardArchive {
 
     /// Reads the archive at `path`; throws when it is truncated, corrupt, not an archive, or
     /// holds a pasteboard of another name than the file's.
-    static func read(_ path: String, registry: TypeRegistry) throws(Failure) -> NamedPasteboard {
+    static func read(_ path: String, registry: TypeRegistry, spools: SpoolCatalog? = nil) throws(Failure) -> NamedPasteboard {
         let (header, body) = try ArchiveFile.read(path, magic: magic, kind: "a pasteboard archive")
-        let pasteboard = try decode(header: header, body: body, registry: registry, source: path)
+        let pasteboard = try decode(header: header, body: body, registry: registry, source: path, spools: spools)
         guard path.hasSuffix("/" + pasteboard.name + fileExtension) else {
             throw Failure(description: "\(path) holds pasteboard '\(pasteboard.name)', which does not match its file name")
         }
@@ -82,12 +82,12 @@ enum PasteboardArchive {
     }
 
     /// The pasteboard in `bytes`, one archive's whole content (`source` names it in errors).
-    static func decode(_ bytes: ByteBuffer, registry: TypeRegistry, source: String) throws(Failure) -> NamedPasteboard {
+    static func decode(_ bytes: ByteBuffer, registry: TypeRegistry, source: String, spools: SpoolCatalog? = nil) throws(Failure) -> NamedPasteboard {
         let (header, body) = try ArchiveFile.decode(bytes, magic: magic, kind: "a pasteboard archive", source: source)
-        return try decode(header: header, body: body, registry: registry, source: source)
+        return try decode(header: header, body: body, registry: registry, source: source, spools: spools)
     }
 
-    private static func decode(header headerBytes: [UInt8], body: ByteBuffer, registry: TypeRegistry, source: String) throws(Failure) -> NamedPasteboard {
+    private static func decode(header headerBytes: [UInt8], body: ByteBuffer, registry: TypeRegistry, source: String, spools: SpoolCatalog?) throws(Failure) -> NamedPasteboard {
         var body = body
         let header: Header
         do {
@@ -103,7 +103,7 @@ enum PasteboardArchive {
         }
         var items: [StoredItem] = []
         for item in header.items {
-            items.append(try item.stored(body: &body, registry: registry, path: source))
+            items.append(try item.stored(body: &body, registry: registry, path: source, spools: spools))
         }
         guard body.readableBytes == 0 else { throw Failure(description: "\(source) is longer than its header says") }
         return NamedPasteboard(name: header.name, changeCount: header.changeCount, items: items, expiry: header.expiresAt.map(ExpiryDeadline.init(millisecondsSinceEpoch:)))

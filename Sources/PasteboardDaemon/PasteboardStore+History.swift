@@ -122,7 +122,7 @@ extension PasteboardStore {
     /// Reads the history back from `history/` in `stateDirectory` (creating it when missing),
     /// then removes the files of entries beyond the limits. When the directory cannot be used,
     /// the history is kept in memory only, which is logged.
-    func restoreHistory(stateDirectory: String) async {
+    func restoreHistory(stateDirectory: String, spools: SpoolCatalog? = nil) async {
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
         let storage: HistoryStorage
@@ -133,7 +133,7 @@ extension PasteboardStore {
             return
         }
         historyStorage = storage
-        let (entries, damaged) = storage.loadAll(registry: registry, logger: logger)
+        let (entries, damaged) = storage.loadAll(registry: registry, logger: logger, spools: spools)
         history.restore(entries, damaged: damaged)
         logger.info("restored history", metadata: ["entries": "\(history.entries.count)", "directory": "\(storage.directory)"])
         await storeHistory()

@@ -61,8 +61,23 @@ public actor PasteboardStore {
     }
 
     /// The storage a write of pasteboard `name` goes to: none for a memory-only pasteboard.
-    func storage(for name: String) -> DurableStorage? {
+    nonisolated func storage(for name: String) -> DurableStorage? {
         memoryOnlyPasteboards.contains(name) ? nil : storage
+    }
+
+    /// Where a write of pasteboard `name` stores its large eager bytes: durably for a durable
+    /// pasteboard; as scratch for a memory-only one (`primary`), which is not kept across a
+    /// restart but need not hold its large data in memory either; nil for a daemon without a
+    /// state directory (`--memory-only`), which keeps everything in memory.
+    nonisolated func spoolPlace(forPasteboard name: String) -> SpoolPlace? {
+        guard let storage else { return nil }
+        return SpoolPlace(store: storage.spools, durable: !memoryOnlyPasteboards.contains(name))
+    }
+
+    /// Where a drag session's large eager bytes are stored: scratch, as they last only as long
+    /// as the session (nil for a daemon without a state directory).
+    nonisolated var scratchSpoolPlace: SpoolPlace? {
+        storage.map { SpoolPlace(store: $0.spools, durable: false) }
     }
 
     /// Loads the pasteboards kept in the storage (damaged archives are logged and skipped), and
@@ -73,7 +88,8 @@ public actor PasteboardStore {
     public func restore(logger: Logger) async -> Int {
         self.logger = logger
         guard let storage else { return 0 }
-        var restored = storage.loadAll(registry: registry, logger: logger)
+        let spools = SpoolCatalog(store: storage.spools, logger: logger)
+        var restored = storage.loadAll(registry: registry, logger: logger, spools: spools)
         // A pasteboard made memory-only since it was stored (durable-primary turned off) is
         // not restored, and its file goes: what the setting says stays off the disk does.
         for pasteboard in restored where memoryOnlyPasteboards.contains(pasteboard.name) {
@@ -81,7 +97,11 @@ public actor PasteboardStore {
         }
         restored.removeAll { memoryOnlyPasteboards.contains($0.name) }
         for pasteboard in restored { pasteboards[pasteboard.name] = pasteboard }
-        await restoreHistory(stateDirectory: storage.directory)
+        await restoreHistory(stateDirectory: storage.directory, spools: spools)
+        // What a crash mid-copy, a failed commit or a damaged archive left in data/ goes; files
+        // a record named but nothing restored holds go once the catalog lets them go, after
+        // the next checkpoint (see `SpoolReclaimer`).
+        storage.spools.sweep(keeping: spools.ids, logger: logger)
         await restoreExpiries()
         return restored.count
     }

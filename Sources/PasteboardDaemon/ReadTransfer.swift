@@ -167,7 +167,9 @@ struct ReadTransfer: Sendable {
                 try await writer.sendData(ByteBuffer(), on: id, end: true)
                 return
             }
-            try await streamFile(path) { size in try await writer.send(header(size: size), on: id) }
+            try await streamFile(try await FileSource(path: path)) { size in try await writer.send(header(size: size), on: id) }
+        case .stored(let file):
+            try await streamFile(try await FileSource(spool: file)) { size in try await writer.send(header(size: size), on: id) }
         case .promise(let promise):
             let handedOff = try await handOff(promise, type: representation.type, declaredSize: representation.size) { size in
                 try await writer.send(header(size: size, handoff: true), on: id)
@@ -205,8 +207,7 @@ struct ReadTransfer: Sendable {
     }
 
     /// Streams a file the daemon reads itself, a chunk at a time.
-    private func streamFile(_ path: String, header: (Int) async throws -> Void) async throws {
-        let file = try await FileSource(path: path)
+    private func streamFile(_ file: consuming FileSource, header: (Int) async throws -> Void) async throws {
         try await header(file.size)
         var stream = OutgoingStream(transfer: self, total: file.size)
         while true {
@@ -215,7 +216,7 @@ struct ReadTransfer: Sendable {
             try await stream.forward(chunk)
         }
         if stream.completed != file.size {
-            throw ProtocolError(.sourceUnavailable, "\(path) changed size while it was read (\(file.size) bytes, then \(stream.completed))")
+            throw ProtocolError(.sourceUnavailable, "\(file.path) changed size while it was read (\(file.size) bytes, then \(stream.completed))")
         }
         try await stream.finish()
     }

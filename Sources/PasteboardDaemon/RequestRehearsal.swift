@@ -61,7 +61,7 @@ package final class RequestRehearsal: Sendable {
             try feed(assembly)
             guard case .pasteboard(let name, let expire, let ifChangeCount) = assembly.target else { return nil }
             let changeCount = try await store.replaceItems(
-                of: name, with: assembly.items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
+                of: name, with: try await assembly.finish(), ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
             // The store would arm a timer (left out: it outlives the rehearsal); its deadline must convert.
             if let expire { _ = ExpiryDeadline(after: expire).remaining() }
             return .ok(OK(changeCount: changeCount))
@@ -73,11 +73,11 @@ package final class RequestRehearsal: Sendable {
                 _ = SecondsLimit.duration(timeout)
                 return nil
             }
-            return .session(await store.beginSession(request, items: assembly.items, source: source).info)
+            return .session(await store.beginSession(request, items: try await assembly.finish(), source: source).info)
         case .add(let request):
             let assembly = try WriteAssembly(.add(session: request.session), items: request.items, source: source, registry: store.registry, configuration: configuration)
             try feed(assembly)
-            _ = try await store.addItems(assembly.items, to: request.session, from: source)
+            _ = try await store.addItems(try await assembly.finish(), to: request.session, from: source)
             return nil
         case .read(let request):
             let control = TransferControl(window: SendWindow(initialCredit: configuration.window))

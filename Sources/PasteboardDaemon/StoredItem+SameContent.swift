@@ -7,7 +7,8 @@ import NIOCore
 
 extension StoredItem {
     /// True when `other` offers the same content: the same suggested name and visibility, and
-    /// the same representations in the same order, each with equal bytes or the same file. A
+    /// the same representations in the same order, each with equal bytes held in memory, the same
+    /// stored file, or the same file path. A
     /// promise equals nothing, since its bytes are not known yet. The writer does not matter.
     func hasSameContent(as other: StoredItem) -> Bool {
         guard suggestedName == other.suggestedName, visibility == other.visibility,
@@ -18,6 +19,10 @@ extension StoredItem {
             switch (mine.content, theirs.content) {
             case (.data(let a), .data(let b)):
                 return Self.equalBytes(a, b)
+            case (.stored(let a), .stored(let b)):
+                // The same stored file; two stored copies of the same bytes are not compared (it
+                // would read both back from disk on every copy), so they stay two entries.
+                return a === b
             case (.file(let a, let aInPlace), .file(let b, let bInPlace)):
                 return a == b && aInPlace == bInPlace
             default:

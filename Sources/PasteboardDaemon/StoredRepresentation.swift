@@ -16,6 +16,10 @@ public struct StoredRepresentation: Sendable {
         case promise(Promise)
         /// Bytes of a file the daemon reads at load time; `openInPlace` lets a destination take the path.
         case file(path: String, openInPlace: Bool)
+        /// Bytes the daemon stored in a file of its own (`<state>/data/<id>.bytes`): a large
+        /// eager representation, kept on disk only so the daemon's memory does not grow with
+        /// what it holds, and shared by every pasteboard and history entry that holds it.
+        case stored(SpoolFile)
         /// The bytes can no longer be had (their source is gone); the reason says why.
         case unavailable(String)
     }
@@ -35,6 +39,13 @@ public struct StoredRepresentation: Sendable {
     /// Byte count when known.
     public var size: Int?
 
+    /// An eager representation whose bytes the daemon stored in `file`.
+    public init(type: TypeIdentifier, file: SpoolFile) {
+        self.type = type
+        self.content = .stored(file)
+        self.size = file.size
+    }
+
     /// An eager representation holding `chunks`.
     public init(type: TypeIdentifier, chunks: [ByteBuffer]) {
         self.type = type
@@ -44,8 +55,10 @@ public struct StoredRepresentation: Sendable {
 
     /// The bytes of an eager representation, as a sensitivity marker's value is read (see
     /// `SensitivityMarker`): empty when there are 64 or more (no marker's value is that long);
-    /// nil for a promise or a file, whose bytes are not at hand.
+    /// nil for a promise or a file, whose bytes are not at hand. Stored bytes are always longer
+    /// than a marker's value (see `SpoolPolicy.memoryLimit`).
     var markerValue: [UInt8]? {
+        if case .stored = content { return [] }
         guard case .data(let chunks) = content else { return nil }
         guard let size, size < 64 else { return [] }
         return chunks.flatMap { $0.readableBytesView }
@@ -105,7 +118,7 @@ public struct StoredItem: Sendable {
                     mimeType: registry.preferredMIMEType(for: representation.type)
                 )
                 switch representation.content {
-                case .data, .file: break
+                case .data, .file, .stored: break
                 case .promise: info.lazy = true
                 case .unavailable: info.unavailable = true
                 }

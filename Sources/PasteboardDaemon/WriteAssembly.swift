@@ -9,7 +9,10 @@ import PasteboardTypes
 
 /// Collects the data frames of one `write`, `drag` or `add` request into items, checking limits
 /// as bytes arrive. Promised and file representations carry no data frames; only eager ones are
-/// waited for. A class: it lives in the connection's table while bytes arrive and is updated in place.
+/// waited for. Large eager ones are stored in the data directory as they arrive (see
+/// `IncomingBytes`) when the write has a `SpoolPlace` and the item is no secret: a sensitive
+/// item, or one carrying a sensitivity marker's type, never touches the disk. A class: it lives
+/// in the connection's table while bytes arrive and is updated in place.
 final class WriteAssembly {
     /// Where the assembled items go.
     enum Target: Sendable {
@@ -26,27 +29,40 @@ final class WriteAssembly {
     private let types: [[TypeIdentifier]]
     private let maxRepresentationSize: Int
     private let source: SourceConnection
-    private(set) var window: ReceiveWindow
+    private let window: SharedReceiveWindow
     /// Positions (item, representation) of the eager representations, in the order their bytes arrive.
     private let eager: [(item: Int, representation: Int)]
     private var eagerIndex = 0
-    private var chunks: [ByteBuffer] = []
-    private var receivedInRepresentation = 0
-    private var received: [[ByteBuffer]] = []
+    /// Where large eager bytes of items that are no secret are stored; nil keeps all in memory.
+    private let place: SpoolPlace?
+    /// Whether each item may be stored on disk (it is neither sensitive nor marked).
+    private let storable: [Bool]
+    /// Tells the sender the bytes a spool wrote to disk, as credit (see `IncomingBytes`).
+    private let grant: @Sendable (Int) async -> Void
+    /// The bytes of the representation arriving now, and of the ones before it.
+    private var incoming: IncomingBytes?
+    private var received: [IncomingBytes] = []
 
     /// Validates the request; throws the error to answer it with.
-    convenience init(_ request: WriteRequest, source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
+    convenience init(_ request: WriteRequest, source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration,
+                     place: SpoolPlace? = nil, sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
         if let expire = request.expire, let failure = SecondsLimit.validationFailure(expire) {
             throw ProtocolError(.invalidArgument, "'expire' \(failure)")
         }
-        try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount), items: request.items, source: source, registry: registry, configuration: configuration)
+        try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount), items: request.items, source: source,
+                      registry: registry, configuration: configuration, place: place, sendCredit: sendCredit)
     }
 
-    /// Validates items bound for `target`; throws the error to answer the request with.
-    init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration) throws(ProtocolError) {
+    /// Validates items bound for `target`, whose large eager bytes go to `place` (nil: all in
+    /// memory); throws the error to answer the request with. `sendCredit` sends the sender
+    /// credit for bytes stored on disk (credit for bytes held in memory is `receive`'s result).
+    /// When the sizes declared for storing leave too little free space, the write is refused
+    /// (`storage-failed`) before any byte arrives.
+    init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration,
+         place: SpoolPlace? = nil, sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         let label: String
         if case .pasteboard(let name, _, _) = target { label = name } else { label = "" }
         if case .drag(let drag) = target {
@@ -121,13 +137,47 @@ final class WriteAssembly {
                 )
             }
         }
+        // A secret is decided by the item's flag and its types before any byte arrives: a KDE
+        // hint's value comes too late to keep bytes already stored off the disk.
+        let storable = requestItems.map { item in
+            item.sensitive != true && !item.representations.contains {
+                SensitivityMarker.isConcealedType($0.type) || SensitivityMarker.isKDEHint($0.type)
+            }
+        }
+        if let place {
+            var needed = 0
+            for position in eager where storable[position.item] {
+                let size = items[position.item].representations[position.representation].size ?? 0
+                if size > SpoolPolicy.memoryLimit { needed = needed.addingSaturating(size) }
+            }
+            if needed > 0 {
+                do {
+                    try place.store.requireFree(needed)
+                } catch {
+                    throw Self.unchanged(error, target: target)
+                }
+            }
+        }
+        let window = SharedReceiveWindow(window: configuration.window)
         self.target = target
         self.declared = items
         self.types = types
         self.eager = eager
         self.source = source
         self.maxRepresentationSize = configuration.maxRepresentationSize
-        self.window = ReceiveWindow(window: configuration.window)
+        self.window = window
+        self.place = place
+        self.storable = storable
+        self.grant = { bytes in
+            if let credit = window.consume(bytes) { await sendCredit(credit) }
+        }
+    }
+
+    /// `error` as the answer to a write of `target`: a storage failure says the pasteboard kept
+    /// its content, as a failed commit does.
+    private static func unchanged(_ error: ProtocolError, target: Target) -> ProtocolError {
+        guard error.code == .storageFailed, case .pasteboard(let name, _, _) = target else { return error }
+        return ProtocolError(.storageFailed, "pasteboard '\(name)' was not changed: \(error.message)")
     }
 
     /// True when every eager representation's bytes have arrived.
@@ -140,9 +190,20 @@ final class WriteAssembly {
         return declared[position.item].representations[position.representation].size
     }
 
-    /// The assembled items, once complete.
-    var items: [StoredItem] {
-        var next = received.makeIterator()
+    /// The assembled items, once complete: stored bytes are synced (for a durable place) and
+    /// named first. Throws `storage-failed` when storing fails; no stored file is left then.
+    nonisolated(nonsending) func finish() async throws(ProtocolError) -> [StoredItem] {
+        var contents: [StoredRepresentation.Content] = []
+        for (index, bytes) in received.enumerated() {
+            do {
+                contents.append(try await bytes.finish())
+            } catch {
+                for rest in received[(index + 1)...] { await rest.abort() }
+                throw Self.unchanged(error, target: target)
+            }
+        }
+        received = []
+        var next = contents.makeIterator()
         return declared.enumerated().map { itemIndex, item in
             var marked = item.sensitive == true
             let representations = item.representations.enumerated().map { index, info in
@@ -153,7 +214,11 @@ final class WriteAssembly {
                 } else if let path = info.file {
                     representation = StoredRepresentation(type: type, content: .file(path: path, openInPlace: info.openInPlace ?? false), size: info.size)
                 } else {
-                    representation = StoredRepresentation(type: type, chunks: next.next()!)
+                    switch next.next()! {
+                    case .data(let chunks): representation = StoredRepresentation(type: type, chunks: chunks)
+                    case .stored(let file): representation = StoredRepresentation(type: type, file: file)
+                    case let other: representation = StoredRepresentation(type: type, content: other, size: nil)
+                    }
                 }
                 if !marked, SensitivityMarker.marks(type.rawValue, value: representation.markerValue) { marked = true }
                 return representation
@@ -168,7 +233,17 @@ final class WriteAssembly {
         }
     }
 
-    /// Takes one data frame; returns credit to grant. Throws the error that fails the request.
+    /// Stops the write (cancelled, failed, its client gone): spools in progress are closed and
+    /// removed, and no credit for them is sent once this returns.
+    nonisolated(nonsending) func abort() async {
+        let all = received + (incoming.map { [$0] } ?? [])
+        received = []
+        incoming = nil
+        for bytes in all { await bytes.abort() }
+    }
+
+    /// Takes one data frame; returns credit to grant now. Throws the error that fails the
+    /// request (the caller then `abort`s it).
     func receive(_ frame: Frame) throws(ProtocolError) -> Int? {
         let bytes = frame.payload.readableBytes
         try window.receive(bytes)
@@ -177,22 +252,27 @@ final class WriteAssembly {
         }
         let position = eager[eagerIndex]
         let type = types[position.item][position.representation]
-        receivedInRepresentation += bytes
-        if receivedInRepresentation > maxRepresentationSize {
+        let declaredSize = declared[position.item].representations[position.representation].size
+        let current = incoming ?? IncomingBytes(place: storable[position.item] ? place : nil, expected: declaredSize, grant: grant)
+        incoming = current
+        if current.count + bytes > maxRepresentationSize {
             throw ProtocolError(.tooLarge, "\(type) exceeds the daemon's limit of \(maxRepresentationSize) bytes")
         }
-        if bytes > 0 { chunks.append(frame.payload) }
+        let consumed: Int
+        do {
+            consumed = try current.append(frame.payload)
+        } catch {
+            throw Self.unchanged(error, target: target)
+        }
         if frame.isEnd {
-            let declaredSize = declared[position.item].representations[position.representation].size
-            if let declaredSize, declaredSize != receivedInRepresentation {
-                throw ProtocolError(.invalidArgument, "\(type) declared \(declaredSize) bytes but \(receivedInRepresentation) arrived")
+            if let declaredSize, declaredSize != current.count {
+                throw ProtocolError(.invalidArgument, "\(type) declared \(declaredSize) bytes but \(current.count) arrived")
             }
-            received.append(chunks)
-            chunks = []
-            receivedInRepresentation = 0
+            received.append(current)
+            incoming = nil
             eagerIndex += 1
         }
-        return window.consume(bytes)
+        return consumed > 0 ? window.consume(consumed) : nil
     }
 
     /// The size of a file representation's file; throws `invalid-argument` when it is no readable regular file.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import PasteboardProtocol
 import Synchronization
 
 /// One stored representation's file, `<state>/data/<id>.bytes`, complete and (when
@@ -7,7 +13,7 @@ import Synchronization
 /// (ARC), so a copy kept in the history costs its bytes on disk once, and the file lives
 /// exactly as long as something refers to it: when the last reference goes, `deinit` hands
 /// the id to the reclaimer.
-final class SpoolFile: Sendable {
+public final class SpoolFile: Sendable {
     /// 32 lowercase hexadecimal digits, random (`SpoolFile.newID`).
     let id: String
     /// The file's size in bytes.
@@ -45,6 +51,16 @@ final class SpoolFile: Sendable {
 
     /// The file's path, for messages and for opening it to serve a paste.
     var path: String { directory.path(of: name) }
+
+    /// Opens the file for reading, through the data directory's descriptor and never following
+    /// a link; throws `source-unavailable` naming the file when it cannot be opened.
+    func openForReading() throws(ProtocolError) -> Int32 {
+        let fd = openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw ProtocolError(.sourceUnavailable, "cannot read the stored bytes \(path): \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
 
     /// Records that an archive naming the file was encoded (see `named`).
     func markNamed() {

@@ -8,6 +8,15 @@ import PasteboardProtocol
 final class SpoolIO: Sendable {
     private let pool: NIOThreadPool
 
+    /// The daemon's pool, started on first use and never stopped: it lives as long as the
+    /// process (a started pool must be shut down before it is released, and the daemon's
+    /// storage has no end of its own before the process's).
+    static let shared: SpoolIO = {
+        let io = SpoolIO()
+        io.start()
+        return io
+    }()
+
     /// Creates the pool with `threads` threads (1 or more); `start()` starts them.
     init(threads: Int = SpoolPolicy.ioThreads) {
         pool = NIOThreadPool(numberOfThreads: max(1, threads))

@@ -62,6 +62,35 @@ final class SpoolStore: Sendable {
         return try SpoolSink(directory: directory, io: io, system: system, reclaimer: reclaimer, durable: durable, expected: expected, grant: grant)
     }
 
+    /// The stored file `id`, written before the daemon started, as a record names it: it must
+    /// be a regular file of ours of exactly `size` bytes (its first bytes are read for the
+    /// history's preview). Throws `storage-failed` saying what is wrong.
+    func reopen(id: String, size: Int) throws(ProtocolError) -> SpoolFile {
+        let name = SpoolFile.name(of: id)
+        guard SpoolFile.id(inName: name, temporary: false) == id else {
+            throw ProtocolError(.storageFailed, "'\(id)' is not the id of a stored file")
+        }
+        let directory = try directory()
+        let fd = openat(directory.fd, name, O_RDONLY | OwnFile.flags)
+        guard fd >= 0 else {
+            throw ProtocolError(.storageFailed, "cannot open \(directory.path(of: name)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        if let problem = OwnFile.problem(fd) {
+            throw ProtocolError(.storageFailed, "cannot use \(directory.path(of: name)): \(problem)")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size == off_t(size) else {
+            throw ProtocolError(.storageFailed, "\(directory.path(of: name)) holds \(info.st_size) bytes, not the \(size) its record gives")
+        }
+        var head = [UInt8](repeating: 0, count: min(size, SpoolPolicy.headLength))
+        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard got == head.count else {
+            throw ProtocolError(.storageFailed, "cannot read \(directory.path(of: name)): \(String(cString: strerror(errno)))")
+        }
+        return SpoolFile(id: id, size: size, head: head, durable: true, named: true, directory: directory, reclaimer: reclaimer)
+    }
+
     /// Throws `storage-failed` unless `bytes` more would leave `SpoolPolicy.freeSpaceReserve`
     /// free in `data/`: a copy is refused before its first byte, not half way.
     func requireFree(_ bytes: Int) throws(ProtocolError) {
