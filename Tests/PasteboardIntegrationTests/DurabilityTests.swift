@@ -66,10 +66,12 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste", "-p", "flipped").stdoutText, "rewritten", "a new write replaces the damaged archive")
     }
 
+    /// A file-size limit (EFBIG) met while a large copy is stored on disk, as a full disk
+    /// (ENOSPC) would be: `storage-failed`, and the previous content stays.
     func testAFailedWriteIsReportedAndLeavesThePreviousContent() throws {
         try restart(fileSizeLimitKiB: 64)
         try pbOK("copy", stdin: Data("small and safe".utf8))
-        let refused = try pb("copy", stdin: Data(repeating: 65, count: 1 << 20))
+        let refused = try pb("copy", stdin: Data(repeating: 65, count: 8 << 20))
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("pasteboard 'general' was not changed"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
@@ -77,7 +79,9 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try changeCount(), 1)
         try restart()
         XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe", "the old archive is intact on disk too")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["general.pasteboard", "history", "journal"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["data", "general.pasteboard", "history", "journal"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/data"), [],
+                       "the refused copy left no stored file")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/history").count, 1,
                        "one history entry, for the copy that was stored; no temporary file")
     }

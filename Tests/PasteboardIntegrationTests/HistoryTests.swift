@@ -278,17 +278,28 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(entryFiles().count, 4)
     }
 
-    func testALargeEntryGetsItsFileAtOnceAndSurvivesKill9() throws {
-        let large = String(repeating: "large entry ", count: 10_000)  // 120 KB: over the journal's 64 KiB records
+    func testALargeEntrySharesItsStoredBytesWithTheContentAndSurvivesKill9() throws {
+        let large = String(repeating: "large entry ", count: 10_000)  // 120 KB: over the 64 KiB kept in memory
+        let data = sandbox.stateDirectory + "/data"
         try pbOK("copy", stdin: Data(large.utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data).count, 1,
+                       "the content and its history entry share one stored file")
         try pbOK("copy", stdin: Data("small".utf8))
-        XCTAssertEqual(entryFiles(), ["0000000000000001.entry"], "the large entry has its file, the small one is in the journal")
+        XCTAssertEqual(entryFiles(), [], "both entries are in the journal: the large one names its stored file")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data).count, 1, "the entry keeps the stored file")
 
         try restart()
 
         XCTAssertEqual(try history().map { ($0["size"] as? Int) ?? -1 }, [5, large.utf8.count])
+        XCTAssertEqual(try history().last?["preview"] as? String, String(large.prefix(100)), "the preview comes from the stored text")
         try pbOK("history", "restore", "1")
         XCTAssertEqual(try pbOK("paste").stdoutText, large)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data).count, 1, "restoring the entry copies no bytes")
+        try pbOK("history", "clear")
+        try pbOK("copy", stdin: Data("small again".utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while (try FileManager.default.contentsOfDirectory(atPath: data).count) > 0, Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data), [], "the stored file goes once nothing holds it")
     }
 
     func testTheHistorySurvivesARestartAndDamagedEntriesAreSkipped() throws {

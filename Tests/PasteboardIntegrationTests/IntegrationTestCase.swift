@@ -34,6 +34,23 @@ class IntegrationTestCase: XCTestCase {
 
     /// A file in the sandbox of `size` pseudo-random bytes (a cheap generator whose content does
     /// not repeat in pages); returns its path.
+    /// Runs `script` with `/bin/sh -c` (`argument` as `$0`) to success; returns `argument`.
+    @discardableResult
+    func shell(_ script: String, _ argument: String) throws -> String {
+        let result = try runTool("/bin/sh", ["-c", script, argument], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(result.status, 0, "\(script): \(result.stderr)")
+        return argument
+    }
+
+    /// Whether `pb paste` writes exactly the bytes of the file at `path` (compared by `cmp`,
+    /// never read into this process).
+    func pastedEquals(_ path: String) throws -> Bool {
+        let output = sandbox.path("pasted")
+        try pbOK("paste", "-o", output)
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        return try runTool("/usr/bin/cmp", [path, output], environment: sandbox.environment(), in: sandbox).status == 0
+    }
+
     func randomFile(_ name: String, size: Int) throws -> String {
         let path = sandbox.path(name)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(size)

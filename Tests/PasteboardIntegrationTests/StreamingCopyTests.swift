@@ -72,23 +72,6 @@ final class StreamingCopyTests: IntegrationTestCase {
 
     // MARK: - Helpers
 
-    /// Runs `script` with `/bin/sh -c` (`argument` as `$0`) to success; returns `argument`.
-    @discardableResult
-    private func shell(_ script: String, _ argument: String) throws -> String {
-        let result = try runTool("/bin/sh", ["-c", script, argument], environment: sandbox.environment(), in: sandbox)
-        XCTAssertEqual(result.status, 0, "\(script): \(result.stderr)")
-        return argument
-    }
-
-    /// Whether `pb paste` writes exactly the bytes of the file at `path` (compared by `cmp`,
-    /// never read into this process).
-    private func pastedEquals(_ path: String) throws -> Bool {
-        let output = sandbox.path("pasted")
-        try pbOK("paste", "-o", output)
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        return try runTool("/usr/bin/cmp", [path, output], environment: sandbox.environment(), in: sandbox).status == 0
-    }
-
     /// Waits for `tool` to exit, sampling its peak resident memory (VmHWM, which only grows,
     /// so the last sample before it exits is the peak); returns its status and that peak.
     private func waitWatchingPeakMemory(of tool: ToolProcess) -> (status: Int32?, peakKiB: Int) {

@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import XCTest
+
+/// Large eager copies on a durable daemon: the bytes are stored in `<state>/data` as they
+/// arrive, so the daemon's memory does not grow with what it holds; they come back
+/// byte-identical, survive kill -9, are shared rather than copied, and leave no file behind
+/// when they fail or are replaced.
+final class LargeCopyTests: IntegrationTestCase {
+    /// How far the daemon's resident size may rise while it takes and serves a copy of 1 GiB:
+    /// its credit window, NIO's buffers and the allocator's slack, never the copy.
+    private static let daemonGrowthCeiling = 96 << 20
+
+    private var dataDirectory: String { sandbox.stateDirectory + "/data" }
+
+    private func storedFiles() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory)) ?? []).sorted()
+    }
+
+    private func restart(_ arguments: [String] = ["--max-representation-size", "64G"]) throws {
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments)
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try restart()
+    }
+
+    func testAGibibyteFileRoundTripsByteIdenticalWhileTheDaemonsMemoryStaysFlat() throws {
+        let size = (1 << 30) + 1
+        let source = try shell("head -c \(size) /dev/urandom > \"$0\"", sandbox.path("gibibyte"))
+        let pid = daemon.process.processIdentifier
+        let idle = try residentBytes(of: pid)
+        try ProcessCounters.resetPeak(of: pid)
+
+        try pbOK("copy", source)
+        XCTAssertEqual(storedFiles().count, 1, "the copy is one stored file")
+        let stored = try FileManager.default.attributesOfItem(atPath: dataDirectory + "/" + storedFiles()[0])
+        XCTAssertEqual((stored[.size] as? NSNumber)?.intValue, size)
+        XCTAssertTrue(try pastedEquals(source), "the pasted gibibyte differs from the copied one")
+
+        let peak = try ProcessCounters.peakResidentBytes(of: pid)
+        XCTAssertLessThan(peak - idle, Self.daemonGrowthCeiling,
+                          "the daemon's memory grew by \((peak - idle) >> 20) MiB while it took and served 1 GiB")
+        XCTAssertLessThan(try residentBytes(of: pid) - idle, Self.daemonGrowthCeiling, "the daemon holds the copy in memory")
+    }
+
+    func testAPipedCopyIsStoredAndSurvivesKill9AndAReplacedOneLeavesNoFile() throws {
+        let source = try shell("head -c \(256 << 20) /dev/urandom > \"$0\"", sandbox.path("piped"))
+        let copy = try runTool("/bin/sh", ["-c", "cat \"$0\" | exec \"$1\" copy", source, Binaries.url("pb").path],
+                               environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+        XCTAssertEqual(storedFiles().count, 1)
+
+        try restart()
+        XCTAssertTrue(try pastedEquals(source), "the stored copy did not survive kill -9")
+        let kept = storedFiles()
+        XCTAssertEqual(kept.count, 1)
+
+        try pbOK("history", "clear")
+        try pbOK("copy", stdin: Data("small".utf8))
+        XCTAssertTrue(eventually { self.storedFiles().isEmpty }, "the replaced copy's file stays: \(storedFiles())")
+    }
+
+    func testASensitiveLargeCopyNeverTouchesTheDisk() throws {
+        let secret = Data(repeating: 0x5A, count: 2 << 20)
+        try pbOK("copy", "--sensitive", stdin: secret)
+        XCTAssertEqual(try pbOK("paste").stdout, secret)
+        XCTAssertEqual(storedFiles(), [], "a sensitive item's bytes were stored on disk")
+        let marked = try runTool("/bin/sh", ["-c", "head -c 2097152 /dev/zero | exec \"$0\" copy --rep org.nspasteboard.ConcealedType= --rep public.data=-",
+                                              Binaries.url("pb").path], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(marked.status, 0, marked.stderr)
+        XCTAssertEqual(storedFiles(), [], "an item marked secret by its type had its bytes stored on disk")
+    }
+
+    func testTheFreeSpaceIsCheckedBeforeAnyByteIsStoredAndThePreviousContentStays() throws {
+        try pbOK("copy", stdin: Data("previous".utf8))
+        var info = statvfs()
+        XCTAssertEqual(statvfs(sandbox.stateDirectory, &info), 0)
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        let huge = sandbox.path("huge")
+        try shell("truncate -s \(free + (1 << 30)) \"$0\"", huge)  // sparse: no disk used
+
+        let refused = try pb("copy", huge)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("pasteboard 'general' was not changed: not enough free space"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("pasteboardd keeps 256.0 MiB free"), refused.stderr)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "previous")
+        XCTAssertEqual(storedFiles(), [])
+    }
+
+    func testThePrimarySelectionsLargeDataIsScratchAndGoesWithItsContent() throws {
+        let source = try randomFile("selected", size: 4 << 20)
+        try pbOK("copy", "-p", "primary", source)
+        XCTAssertEqual(storedFiles().count, 1, "primary's large data is stored, not held in memory")
+        XCTAssertTrue(try runTool("/bin/sh", ["-c", "\"$0\" paste -p primary | cmp - \"$1\"", Binaries.url("pb").path, source],
+                                  environment: sandbox.environment(), in: sandbox).status == 0)
+        try pbOK("copy", "-p", "primary", stdin: Data("short".utf8))
+        XCTAssertTrue(eventually { self.storedFiles().isEmpty }, "primary's replaced data stays on disk: \(storedFiles())")
+
+        try pbOK("copy", "-p", "primary", source)
+        try restart()
+        XCTAssertEqual(storedFiles(), [], "primary is not kept across a restart, and neither are its stored bytes")
+    }
+}
