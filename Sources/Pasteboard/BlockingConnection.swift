@@ -170,8 +170,9 @@ public final class BlockingConnection {
     ) throws -> RepresentationHeader {
         let id = openRequest()
         // Before the welcome the daemon's offer is unknown: a daemon that made none ignores `handoff`.
+        let asksHandoff = isWelcomed ? HandoffChannel.mayAsk(handshakeWelcome) : HandoffChannel.isEnabled
         let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue),
-                                  handoff: (isWelcomed ? HandoffChannel.mayAsk(handshakeWelcome) : HandoffChannel.isEnabled) ? true : nil)
+                                  handoff: asksHandoff ? true : nil, handoffFile: asksHandoff ? true : nil)
         do {
             queue(.message(.read(request), requestID: id))
             try flush()

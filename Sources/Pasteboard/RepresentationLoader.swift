@@ -28,9 +28,11 @@ struct RepresentationLoader: Sendable {
     private func request(item: Int, accept: [String], openInPlace: Bool, handoff: Bool) -> ReadRequest {
         switch target {
         case .pasteboard(let name):
-            ReadRequest(pasteboard: name, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil)
+            ReadRequest(pasteboard: name, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil,
+                        handoffFile: handoff ? true : nil)
         case .session(let id):
-            ReadRequest(session: id, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil)
+            ReadRequest(session: id, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil,
+                        handoffFile: handoff ? true : nil)
         }
     }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import NIOCore
 import PasteboardProtocol
 import PasteboardTypes
@@ -73,5 +78,35 @@ extension ReadTransfer {
             await source.finish(relay, with: .error(ProtocolError(.cancelled, "the load stopped: \(reason)")))
             throw error
         }
+    }
+
+    /// Hands a stored file to the destination as a descriptor, opened read-only, when it asked
+    /// for hand-off of files (`handoffFile`) and the file is at least
+    /// `SpoolPolicy.handoffMinimum`: it reads the bytes straight from the file (through the
+    /// page cache, at the speed of `cat`), and the daemon sends only the header, the final
+    /// `progress` and END. The descriptor is a snapshot: a copy that replaces this one, and the
+    /// file's removal, do not change what the destination reads.
+    ///
+    /// Returns false, having sent nothing but perhaps `attach`, when the hand-off is not
+    /// possible; the caller then streams the file through the daemon.
+    func handOffStored(_ file: SpoolFile, header: (Int?) async throws -> Void) async throws -> Bool {
+        guard request.handoff == true, request.handoffFile == true, file.size >= SpoolPolicy.handoffMinimum,
+              let destinationEnd = reader.handoff
+        else { return false }
+        if !destinationEnd.isAttached { try await writer.send(.attach, on: id) }
+        guard await destinationEnd.waitUntilAttached(upTo: .seconds(1)) else { return false }
+        let descriptor = try file.openForReading()
+        defer { close(descriptor) }
+        do {
+            try destinationEnd.send(descriptor, for: id)
+        } catch {
+            return false
+        }
+        try await header(file.size)
+        try Task.checkCancellation()
+        try await writer.send(.progress(ProgressReport(completed: file.size, total: file.size)), on: id)
+        release()
+        try await writer.sendData(ByteBuffer(), on: id, end: true)
+        return true
     }
 }

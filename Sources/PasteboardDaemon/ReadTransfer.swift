@@ -169,6 +169,8 @@ struct ReadTransfer: Sendable {
             }
             try await streamFile(try await FileSource(path: path)) { size in try await writer.send(header(size: size), on: id) }
         case .stored(let file):
+            let handedOff = try await handOffStored(file) { size in try await writer.send(header(size: size, handoff: true), on: id) }
+            if handedOff { return }
             try await streamFile(try await FileSource(spool: file)) { size in try await writer.send(header(size: size), on: id) }
         case .promise(let promise):
             let handedOff = try await handOff(promise, type: representation.type, declaredSize: representation.size) { size in

@@ -56,6 +56,7 @@ enum HotMessageCoding {
             json.strings(read.accept)
             json.member("openInPlace", read.openInPlace)
             json.member("handoff", read.handoff)
+            json.member("handoffFile", read.handoffFile)
         case .representation(let header):
             json = JSONObjectWriter(op: "representation")
             json.member("changeCount", header.changeCount)
@@ -149,9 +150,11 @@ enum HotMessageCoding {
         case "read":
             guard let pasteboard = fields.optional("pasteboard", fields.string), let session = fields.optional("session", fields.int),
                   let item = fields.int("item"), let accept = fields.strings("accept"),
-                  let openInPlace = fields.optional("openInPlace", fields.bool), let handoff = fields.optional("handoff", fields.bool)
+                  let openInPlace = fields.optional("openInPlace", fields.bool), let handoff = fields.optional("handoff", fields.bool),
+                  let handoffFile = fields.optional("handoffFile", fields.bool)
             else { return nil }
-            return .read(ReadRequest(pasteboard: pasteboard, session: session, item: item, accept: accept, openInPlace: openInPlace, handoff: handoff))
+            return .read(ReadRequest(pasteboard: pasteboard, session: session, item: item, accept: accept, openInPlace: openInPlace, handoff: handoff,
+                                     handoffFile: handoffFile))
         case "representation":
             guard let changeCount = fields.int("changeCount"), let item = fields.int("item"), let index = fields.int("index"),
                   let type = fields.string("type"), let size = fields.optional("size", fields.int),

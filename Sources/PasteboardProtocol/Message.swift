@@ -323,14 +323,21 @@ public struct ReadRequest: Sendable, Equatable, Codable {
     /// The destination attached a hand-off socket and takes a live source's bytes through a
     /// socket handed over it, when the source can send into one.
     public var handoff: Bool?
+    /// With `handoff`: the destination also takes a descriptor of a regular file, the daemon's
+    /// stored bytes, which it reads to its end like the socket (a client that only `recv`s a
+    /// socket leaves it out). A large stored copy then reaches the destination without passing
+    /// through the daemon.
+    public var handoffFile: Bool?
 
-    public init(pasteboard: String? = nil, session: Int? = nil, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil, handoff: Bool? = nil) {
+    public init(pasteboard: String? = nil, session: Int? = nil, item: Int = 0, accept: [String] = [], openInPlace: Bool? = nil, handoff: Bool? = nil,
+                handoffFile: Bool? = nil) {
         self.pasteboard = pasteboard
         self.session = session
         self.item = item
         self.accept = accept
         self.openInPlace = openInPlace
         self.handoff = handoff
+        self.handoffFile = handoffFile
     }
 }
 

@@ -46,7 +46,7 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertLessThan(try residentBytes(of: pid) - idle, Self.daemonGrowthCeiling, "the daemon holds the copy in memory")
     }
 
-    func testAPipedCopyIsStoredAndSurvivesKill9AndAReplacedOneLeavesNoFile() throws {
+    func testAPipedCopyIsStoredSurvivesKill9IsHandedOffAndAReplacedOneLeavesNoFile() throws {
         let source = try shell("head -c \(256 << 20) /dev/urandom > \"$0\"", sandbox.path("piped"))
         let copy = try runTool("/bin/sh", ["-c", "cat \"$0\" | exec \"$1\" copy", source, Binaries.url("pb").path],
                                environment: sandbox.environment(), in: sandbox)
@@ -54,9 +54,16 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertEqual(storedFiles().count, 1)
 
         try restart()
+        let pid = daemon.process.processIdentifier
+        let readBefore = try ProcessCounters.readBytes(of: pid)
         XCTAssertTrue(try pastedEquals(source), "the stored copy did not survive kill -9")
-        let kept = storedFiles()
-        XCTAssertEqual(kept.count, 1)
+        XCTAssertLessThan(try ProcessCounters.readBytes(of: pid) - readBefore, 16 << 20,
+                          "the stored file went through the daemon instead of being handed to pb")
+        var environment = sandbox.environment()
+        environment["PASTEBOARD_HANDOFF"] = "0"
+        let inBand = try runTool("/bin/sh", ["-c", "\"$0\" paste | cmp - \"$1\"", Binaries.url("pb").path, source], environment: environment, in: sandbox)
+        XCTAssertEqual(inBand.status, 0, "streamed through the daemon, the stored copy differs: \(inBand.stderr)")
+        XCTAssertEqual(storedFiles().count, 1)
 
         try pbOK("history", "clear")
         try pbOK("copy", stdin: Data("small".utf8))

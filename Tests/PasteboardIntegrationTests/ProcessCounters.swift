@@ -8,6 +8,12 @@ enum ProcessCounters {
         try field("wchar:", in: "/proc/\(pid)/io", scale: 1)
     }
 
+    /// The bytes `pid` has read so far (`rchar` in `/proc/<pid>/io`): a daemon that hands a
+    /// stored file to a destination reads none of it.
+    static func readBytes(of pid: Int32) throws -> Int {
+        try field("rchar:", in: "/proc/\(pid)/io", scale: 1)
+    }
+
     /// The peak resident size of `pid` since it started or since `resetPeak` (VmHWM).
     static func peakResidentBytes(of pid: Int32) throws -> Int {
         try field("VmHWM:", in: "/proc/\(pid)/status", scale: 1024)
