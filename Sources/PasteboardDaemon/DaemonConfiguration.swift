@@ -12,8 +12,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
     /// The flow-control window per data stream, announced in `welcome`.
     public var window: Int = ProtocolLimits.defaultWindow
-    /// The largest representation the daemon holds in memory (eager data), in bytes.
-    public var maxRepresentationSize: Int = 256 << 20
+    /// The largest eager representation the daemon takes, in bytes, wherever it keeps it: a
+    /// durable daemon keeps large ones on disk (`<state>/data`), so the default (256 GiB) is
+    /// set by what a disk holds, above disk images and long videos, not by memory.
+    public var maxRepresentationSize: Int = 256 << 30
+    /// The largest eager representation the daemon keeps in memory rather than on disk, in
+    /// bytes: every one of a sensitive item (secrets never touch the disk), and every one when
+    /// the daemon runs memory-only. 256 MiB, the old memory-bound `maxRepresentationSize`.
+    public var maxInMemorySize: Int = 256 << 20
     /// The most items one pasteboard may hold.
     public var maxItemsPerPasteboard: Int = 10_000
     /// The most connections served at once; one more is refused with `limit-reached`.
