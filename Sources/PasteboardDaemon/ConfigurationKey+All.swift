@@ -31,7 +31,7 @@ extension ConfigurationKey {
     public static let captureBudget = size("capture-budget", \.captureBudget, minimum: 0)
     /// `history-items`: the most earlier contents the general pasteboard's history keeps.
     public static let historyItems = count("history-items", \.historyItems, minimum: 0)
-    /// `history-bytes`: the most bytes the general pasteboard's history keeps.
+    /// `history-bytes`: the most bytes the general pasteboard's history keeps (a stored file shared by entries counts once).
     public static let historyBytes = size("history-bytes", \.historyBytes, minimum: 0)
     /// `max-frame-length`: the largest frame accepted (needs a restart).
     public static let maxFrameLength = size(

@@ -44,8 +44,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The most earlier contents the general pasteboard's history keeps (0 keeps no history).
     public var historyItems: Int = 100
     /// The most bytes of data the general pasteboard's history keeps, all entries together;
-    /// the oldest entries leave first.
-    public var historyBytes: Int = 64 << 20
+    /// the oldest entries leave first. A stored file that several entries share counts once,
+    /// so 1 GiB, against the 64 MiB an in-memory history had, admits large copies into the
+    /// history without doubling their disk; a memory-only daemon caps it at `maxInMemorySize`
+    /// (see ``historyLimits``).
+    public var historyBytes: Int = 1 << 30
     /// Whether the daemon starts the desktop bridge (`pasteboard-bridge`) when its environment
     /// names a display (`DISPLAY` or `WAYLAND_DISPLAY`).
     public var bridge = true

@@ -122,7 +122,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     var historyItems: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Most bytes of data the history's entries hold together; the oldest leave first, and a larger entry is not kept (default: 64M).",
+        "Most bytes of data the history's entries hold together, a stored file shared by entries counted once; the oldest leave first, and a larger entry is not kept (default: 1G).",
         valueName: "bytes"))
     var historyBytes: String?
 

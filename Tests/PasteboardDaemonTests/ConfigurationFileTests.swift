@@ -54,8 +54,10 @@ final class ConfigurationFileTests: XCTestCase {
     func testTheSizeDefaultsFollowDiskAndMemory() throws {
         XCTAssertEqual(defaults.maxRepresentationSize, 256 << 30)
         XCTAssertEqual(defaults.maxInMemorySize, 256 << 20)
+        XCTAssertEqual(defaults.historyBytes, 1 << 30)
         XCTAssertEqual(ConfigurationKey.maxRepresentationSize.value(in: defaults), "256G")
         XCTAssertEqual(ConfigurationKey.maxInMemorySize.value(in: defaults), "256M")
+        XCTAssertEqual(ConfigurationKey.historyBytes.value(in: defaults), "1G")
         XCTAssertFalse(ConfigurationKey.maxInMemorySize.needsRestart, "a reload applies max-in-memory-size, as max-representation-size")
     }
 
