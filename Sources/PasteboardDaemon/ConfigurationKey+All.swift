@@ -4,15 +4,17 @@ extension ConfigurationKey {
     /// Every key, in the order the shipped `Config/pasteboardd.conf` and pasteboardd(8) list them:
     /// first those a reload applies, then those that need a restart.
     public static let all: [ConfigurationKey] = [
-        .maxRepresentationSize, .maxItems, .maxConnections, .maxLoadsPerConnection,
+        .maxRepresentationSize, .maxInMemorySize, .maxItems, .maxConnections, .maxLoadsPerConnection,
         .handshakeTimeout, .idleTimeout, .sessionTimeout, .captureBudget,
         .historyItems, .historyBytes, .logLevel,
         .maxFrameLength, .window, .stateDirectory, .memoryOnly, .noHandoff,
         .noBridge, .bridgeRemoteDisplay, .durablePrimary,
     ]
 
-    /// `max-representation-size`: the largest representation held in memory.
+    /// `max-representation-size`: the largest eager representation taken, on disk or in memory.
     public static let maxRepresentationSize = size("max-representation-size", \.maxRepresentationSize, minimum: 1)
+    /// `max-in-memory-size`: the largest eager representation kept in memory (a sensitive item's, or any on a memory-only daemon).
+    public static let maxInMemorySize = size("max-in-memory-size", \.maxInMemorySize, minimum: 1)
     /// `max-items`: the most items on one pasteboard, and in one drag or add request.
     public static let maxItems = count("max-items", \.maxItemsPerPasteboard, minimum: 1)
     /// `max-connections`: the most connections served at once.
@@ -29,7 +31,7 @@ extension ConfigurationKey {
     public static let captureBudget = size("capture-budget", \.captureBudget, minimum: 0)
     /// `history-items`: the most earlier contents the general pasteboard's history keeps.
     public static let historyItems = count("history-items", \.historyItems, minimum: 0)
-    /// `history-bytes`: the most bytes the general pasteboard's history keeps.
+    /// `history-bytes`: the most bytes the general pasteboard's history keeps (a stored file shared by entries counts once).
     public static let historyBytes = size("history-bytes", \.historyBytes, minimum: 0)
     /// `max-frame-length`: the largest frame accepted (needs a restart).
     public static let maxFrameLength = size(

@@ -12,8 +12,14 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
     /// The flow-control window per data stream, announced in `welcome`.
     public var window: Int = ProtocolLimits.defaultWindow
-    /// The largest representation the daemon holds in memory (eager data), in bytes.
-    public var maxRepresentationSize: Int = 256 << 20
+    /// The largest eager representation the daemon takes, in bytes, wherever it keeps it: a
+    /// durable daemon keeps large ones on disk (`<state>/data`), so the default (256 GiB) is
+    /// set by what a disk holds, above disk images and long videos, not by memory.
+    public var maxRepresentationSize: Int = 256 << 30
+    /// The largest eager representation the daemon keeps in memory rather than on disk, in
+    /// bytes: every one of a sensitive item (secrets never touch the disk), and every one when
+    /// the daemon runs memory-only. 256 MiB, the old memory-bound `maxRepresentationSize`.
+    public var maxInMemorySize: Int = 256 << 20
     /// The most items one pasteboard may hold.
     public var maxItemsPerPasteboard: Int = 10_000
     /// The most connections served at once; one more is refused with `limit-reached`.
@@ -38,8 +44,11 @@ public struct DaemonConfiguration: Sendable, Equatable {
     /// The most earlier contents the general pasteboard's history keeps (0 keeps no history).
     public var historyItems: Int = 100
     /// The most bytes of data the general pasteboard's history keeps, all entries together;
-    /// the oldest entries leave first.
-    public var historyBytes: Int = 64 << 20
+    /// the oldest entries leave first. A stored file that several entries share counts once,
+    /// so 1 GiB, against the 64 MiB an in-memory history had, admits large copies into the
+    /// history without doubling their disk; a memory-only daemon caps it at `maxInMemorySize`
+    /// (see ``historyLimits``).
+    public var historyBytes: Int = 1 << 30
     /// Whether the daemon starts the desktop bridge (`pasteboard-bridge`) when its environment
     /// names a display (`DISPLAY` or `WAYLAND_DISPLAY`).
     public var bridge = true

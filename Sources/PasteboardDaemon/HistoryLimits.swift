@@ -7,16 +7,19 @@ public struct HistoryLimits: Sendable, Equatable {
     /// representation holds only its path).
     public var bytes: Int
 
-    /// Limits of `entries` entries and `bytes` bytes (by default 100 entries, 64 MiB).
-    public init(entries: Int = 100, bytes: Int = 64 << 20) {
+    /// Limits of `entries` entries and `bytes` bytes (by default 100 entries, 1 GiB, the
+    /// defaults of `history-items` and `history-bytes`).
+    public init(entries: Int = 100, bytes: Int = 1 << 30) {
         self.entries = entries
         self.bytes = bytes
     }
 }
 
 extension DaemonConfiguration {
-    /// The history bounds this configuration sets (`historyItems`, `historyBytes`).
+    /// The history bounds this configuration sets (`historyItems`, `historyBytes`). A
+    /// memory-only daemon keeps its history in memory, so there the byte bound is also at most
+    /// `maxInMemorySize`: the 1 GiB default of `history-bytes` is sized for a disk.
     public var historyLimits: HistoryLimits {
-        HistoryLimits(entries: historyItems, bytes: historyBytes)
+        HistoryLimits(entries: historyItems, bytes: stateDirectory == nil ? min(historyBytes, maxInMemorySize) : historyBytes)
     }
 }

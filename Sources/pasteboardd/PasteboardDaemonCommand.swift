@@ -69,8 +69,15 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         "Log level: trace, debug, info, notice, warning, error, critical (default: info).", valueName: "level"))
     var logLevel: String?
 
-    @Option(name: .long, help: ArgumentHelp("Largest representation held in memory, in bytes (default: 256M).", valueName: "bytes"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Largest eager representation taken, in bytes, on disk or in memory; larger ones are refused with too-large (default: 256G).",
+        valueName: "bytes"))
     var maxRepresentationSize: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Largest eager representation kept in memory, in bytes: a sensitive item's, or any with --memory-only (default: 256M).",
+        valueName: "bytes"))
+    var maxInMemorySize: String?
 
     @Option(name: .long, help: ArgumentHelp("Largest frame accepted, in bytes, 64K to 1M (default: 1M).", valueName: "bytes"))
     var maxFrameLength: String?
@@ -115,7 +122,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     var historyItems: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Most bytes of data the history's entries hold together; the oldest leave first, and a larger entry is not kept (default: 64M).",
+        "Most bytes of data the history's entries hold together, a stored file shared by entries counted once; the oldest leave first, and a larger entry is not kept (default: 1G).",
         valueName: "bytes"))
     var historyBytes: String?
 
@@ -124,6 +131,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         let given: [(ConfigurationKey, String?)] = [
             (.logLevel, logLevel),
             (.maxRepresentationSize, maxRepresentationSize),
+            (.maxInMemorySize, maxInMemorySize),
             (.maxFrameLength, maxFrameLength),
             (.maxItems, maxItems),
             (.maxConnections, maxConnections),

@@ -49,6 +49,31 @@ final class ConfigurationFileTests: XCTestCase {
                        "the file lists the keys in the order of ConfigurationKey.all (and pasteboardd(8))")
     }
 
+    /// The limits that follow from disk, not memory (issue 27): a large eager copy is kept on
+    /// disk, so its bound is what a disk holds; what stays in memory keeps the old 256 MiB.
+    func testTheSizeDefaultsFollowDiskAndMemory() throws {
+        XCTAssertEqual(defaults.maxRepresentationSize, 256 << 30)
+        XCTAssertEqual(defaults.maxInMemorySize, 256 << 20)
+        XCTAssertEqual(defaults.historyBytes, 1 << 30)
+        XCTAssertEqual(ConfigurationKey.maxRepresentationSize.value(in: defaults), "256G")
+        XCTAssertEqual(ConfigurationKey.maxInMemorySize.value(in: defaults), "256M")
+        XCTAssertEqual(ConfigurationKey.historyBytes.value(in: defaults), "1G")
+        XCTAssertFalse(ConfigurationKey.maxInMemorySize.needsRestart, "a reload applies max-in-memory-size, as max-representation-size")
+    }
+
+    func testMaxInMemorySizeTakesASizeOfAtLeastOneByteUpTo1024G() throws {
+        XCTAssertEqual(try configuration("max-in-memory-size = 1").maxInMemorySize, 1)
+        XCTAssertEqual(try configuration("max-in-memory-size = 16M").maxInMemorySize, 16 << 20)
+        XCTAssertEqual(try configuration("max-in-memory-size = 1024G").maxInMemorySize, 1 << 40)
+        XCTAssertEqual(error("max-in-memory-size = 0"), "test.conf:1: max-in-memory-size: must be more than 0, not 0")
+        XCTAssertEqual(error("max-in-memory-size = 1025G"),
+                       "test.conf:1: max-in-memory-size: must be at most 1024G (1099511627776 bytes), not 1025G")
+        XCTAssertEqual(error("max-in-memory-size = 99999999999999999999"),
+                       "test.conf:1: max-in-memory-size: must be at most 1024G (1099511627776 bytes), not 99999999999999999999")
+        XCTAssertEqual(error("max-in-memory-size = 1.5G"),
+                       "test.conf:1: max-in-memory-size: '1.5G' is not a size in bytes (a whole number, optionally followed by K, M or G)")
+    }
+
     func testCommentsBlankLinesAndSpacesAroundTheEqualsSignAreIgnored() throws {
         let parsed = try configuration("""
             # a comment

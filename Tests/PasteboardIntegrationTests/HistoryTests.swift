@@ -362,6 +362,17 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(try history().count, 0)
     }
 
+    /// A memory-only daemon keeps its history in memory, so the 1 GiB history-bytes default
+    /// (sized for a disk) gives way to max-in-memory-size when that is smaller.
+    func testAMemoryOnlyDaemonsHistoryHoldsNoMoreThanMaxInMemorySize() throws {
+        daemon.kill9()
+        try? FileManager.default.removeItem(atPath: sandbox.stateDirectory)
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--memory-only", "--max-in-memory-size", "100"])
+        let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40), c = String(repeating: "c", count: 40)
+        for text in [a, b, c] { try pbOK("copy", stdin: Data(text.utf8)) }
+        XCTAssertEqual(try previews(), [c, b], "120 bytes do not fit in max-in-memory-size 100: the oldest left")
+    }
+
     // MARK: - Lazy data
 
     func testLazyDataEntersTheHistoryOnceHandedOverAndNeverWhileOnlyPromised() throws {

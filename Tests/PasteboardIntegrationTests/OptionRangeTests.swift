@@ -39,6 +39,8 @@ final class OptionRangeTests: IntegrationTestCase {
             (["--max-items", "99999999999999999999"], "must be at most 1000000"),
             (["--window", "2048G"], "must be at most 1024G"),
             (["--max-representation-size", "99999999999999999999G"], "must be at most 1024G"),
+            (["--max-in-memory-size", "2048G"], "must be at most 1024G"),
+            (["--max-in-memory-size", "0"], "must be more than 0"),
         ]
         for (arguments, message) in cases {
             let result = try runTool("pasteboardd", arguments, environment: sandbox.environment(), in: sandbox)

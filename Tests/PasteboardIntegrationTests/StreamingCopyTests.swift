@@ -50,9 +50,11 @@ final class StreamingCopyTests: IntegrationTestCase {
     }
 
     func testInputOverTheDaemonsLimitIsTooLargeByFileAndByPipeAndKeepsThePreviousContent() throws {
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--max-representation-size", "256M"])
         try pbOK("copy", stdin: Data("previous".utf8))
         let path = sandbox.path("sparse")
-        try shell("truncate -s 257M \"$0\"", path)  // past the default 256M limit, sparse: no disk
+        try shell("truncate -s 257M \"$0\"", path)  // past the 256M limit given above, sparse: no disk
 
         let byFile = try pb("copy", path)
         XCTAssertEqual(byFile.status, 1)
