@@ -53,8 +53,10 @@ struct BenchDaemon {
     /// The daemon's peak resident set size in bytes (VmHWM) since `resetPeak`, or 0.
     var peakResidentBytes: Int { memory.peakResidentBytes }
 
-    /// Starts the peak resident size (VmHWM) afresh from the current size (Linux's clear_refs).
-    func resetPeak() { memory.resetPeak() }
+    /// Starts the peak resident size (VmHWM) afresh from the current size (Linux's clear_refs);
+    /// false when the kernel refused.
+    @discardableResult
+    func resetPeak() -> Bool { memory.resetPeak() }
 
     /// Stops the daemon (SIGTERM, reaped) and removes the temporary directory.
     func stop() {

@@ -21,9 +21,16 @@ struct BenchRow {
         for row in rows {
             let ratio = row.ratio.map { decimal($0, places: 2) } ?? "—"
             let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
-            lines.append("| \(row.scenario) | \(row.ours) | \(row.baseline) | \(ratio) | \(row.goal) | \(met) |")
+            let cells = [row.scenario, row.ours, row.baseline, ratio, row.goal, met].map(cell)
+            lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` fit for a table cell: a shell pipe in it (`cat F | pb copy`) escaped, since
+    /// Markdown ends a cell at a bare `|` even inside backticks.
+    private static func cell(_ text: String) -> String {
+        text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
     }
 }
 
@@ -44,6 +51,10 @@ enum Figure {
 
     static func mebibytes(_ bytes: Int) -> String {
         decimal(Double(bytes) / 1_048_576, places: 1) + " MiB"
+    }
+
+    static func gibibytes(_ bytes: Int) -> String {
+        decimal(Double(bytes) / 1_073_741_824, places: 1) + " GiB"
     }
 
     static func rate(_ perSecond: Double) -> String {

@@ -13,11 +13,14 @@ struct ProcessMemory {
     /// The peak resident set size in bytes (VmHWM) since `resetPeak`, or 0.
     var peakResidentBytes: Int { statusField("VmHWM:") }
 
-    /// Starts the peak resident size (VmHWM) afresh from the current size (Linux's clear_refs).
-    func resetPeak() {
-        guard let file = fopen("/proc/\(pid)/clear_refs", "w") else { return }
-        fputs("5", file)
-        fclose(file)
+    /// Starts the peak resident size (VmHWM) afresh from the current size (Linux's clear_refs);
+    /// false when the kernel refused (no clear_refs, or not ours to write), so the peak still
+    /// counts from the process's start and a row can say so.
+    @discardableResult
+    func resetPeak() -> Bool {
+        guard let file = fopen("/proc/\(pid)/clear_refs", "w") else { return false }
+        let written = fputs("5", file) >= 0
+        return fclose(file) == 0 && written
     }
 
     /// A size field of /proc/PID/status, in bytes.

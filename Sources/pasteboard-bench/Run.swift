@@ -15,7 +15,10 @@ struct Run: AsyncParsableCommand {
             with per-write fsync), large transfer (a 1 GiB lazy \
             representation through the daemon against a relay process, and through a handed-off \
             pipe against a socketpair copy; a loadData started from a @MainActor caller against the same from a plain task), memory (the daemon's peak resident size while \
-            relaying 4 GiB), scale (paste latency with 10,000 items against 1; 1,000 \
+            relaying 4 GiB), copy (pb copy of a 1 GiB file of random bytes and the same \
+            from a pipe, to a durable daemon, against cp and cat followed by sync to the same \
+            filesystem; pb paste of the stored copy against cat; pb's peak resident size; the \
+            daemon's resident size above idle while it takes 4 GiB from a pipe and after), scale (paste latency with 10,000 items against 1; 1,000 \
             connections at once), and the desktop bridge, with a daemon given the bench's own \
             display so it starts its bridge: bridge-x11 (pb paste of 16 bytes xclip -i owns \
             against xclip -o; xclip -o of 256 MiB from a pb copy --lazy source through the \
@@ -27,8 +30,8 @@ struct Run: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Scenarios to run, comma-separated: small, rate, large, memory, scale, bridge-x11, bridge-wayland (default: all).")
-    var only: String = "small,rate,large,memory,scale,bridge-x11,bridge-wayland"
+    @Option(help: "Scenarios to run, comma-separated: \(Self.scenarioNames.joined(separator: ", ")) (default: all).")
+    var only: String = Self.scenarioNames.joined(separator: ",")
 
     @Option(help: "Timed runs per small command; the median is reported.")
     var runs = 200
@@ -39,13 +42,19 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Size relayed while the daemon's memory is measured, in MiB.", valueName: "MiB"))
     var memorySize = 4096
 
+    @Option(help: ArgumentHelp("Size of the file the copy scenario copies and pastes, in MiB.", valueName: "MiB"))
+    var copySize = 1024
+
+    @Option(help: ArgumentHelp("Size the copy scenario copies from a pipe while the daemon's memory is measured, in MiB.", valueName: "MiB"))
+    var heldSize = 4096
+
     @Option(help: ArgumentHelp("Size pasted through the desktop bridge, in MiB.", valueName: "MiB"))
     var bridgeSize = 256
 
     @Option(help: ArgumentHelp("Seconds each request-rate measurement lasts.", valueName: "seconds"))
     var rateSeconds = 5
 
-    @Option(help: "Rounds of each request rate and large transfer and of its baseline, alternating; the best of each is reported.")
+    @Option(help: "Rounds of each request rate, large transfer and large copy and of its baseline, alternating; the best of each is reported.")
     var rounds = 3
 
     @Option(help: "Concurrent clients of the request-rate scenario (and redis-benchmark's).")
@@ -58,15 +67,20 @@ struct Run: AsyncParsableCommand {
     var connections = 1000
 
     func validate() throws {
-        let known: Set = ["small", "rate", "large", "memory", "scale", "bridge-x11", "bridge-wayland"]
-        for name in scenarios where !known.contains(name) {
-            throw ValidationError("unknown scenario '\(name)'; choose from small, rate, large, memory, scale, bridge-x11, bridge-wayland")
+        for name in scenarios where !Self.scenarioNames.contains(name) {
+            throw ValidationError("unknown scenario '\(name)'; choose from \(Self.scenarioNames.joined(separator: ", "))")
+        }
+        for (option, size) in [("--copy-size", copySize), ("--held-size", heldSize)] where !(1...LargeCopy.largestMebibytes).contains(size) {
+            throw ValidationError("\(option) must be 1 to \(LargeCopy.largestMebibytes) MiB (the copy scenario's daemon takes representations up to 64 GiB), not \(size)")
         }
         guard bridgeSize > 0, bridgeSize <= 4095 else { throw ValidationError("--bridge-size must be 1 to 4095 MiB (an X11 INCR transfer's size is 32 bits)") }
         guard runs > 0, rounds > 0, largeSize > 0, memorySize > 0, rateSeconds > 0, clients > 0, items > 0, connections > 0 else {
             throw ValidationError("every count and size must be positive")
         }
     }
+
+    /// Every scenario, in the order a run measures them.
+    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland"]
 
     private var scenarios: [String] { only.split(separator: ",").map { String($0).trimmingSpaces } }
 
@@ -78,6 +92,9 @@ struct Run: AsyncParsableCommand {
         if wanted.contains("rate") { rows += try await rate() }
         if wanted.contains("large") { rows += try await large() }
         if wanted.contains("memory") { rows.append(try await memory()) }
+        if wanted.contains("copy") {
+            rows += try await LargeCopy(copySize: copySize << 20, heldSize: heldSize << 20, rounds: rounds) { progress($0) }.rows()
+        }
         if wanted.contains("scale") { rows += try await scale() }
         let bridge = DesktopBridgeSpeed(runs: runs, rounds: rounds, size: bridgeSize << 20) { progress($0) }
         if wanted.contains("bridge-x11") { rows += try await bridge.x11Rows() }

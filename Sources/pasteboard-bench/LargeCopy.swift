@@ -1,0 +1,231 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Large eager copies (issue 27), each against a plain copy to the same filesystem measured in
+/// the same run: `pb copy F` of a file of random bytes against `cp F x && sync x`, `cat F | pb
+/// copy` against `cat F > x && sync x`, `pb paste > /dev/null` of what the daemon stored against
+/// `cat x > /dev/null`, pb's peak resident size over those copies, and the daemon's resident size
+/// above idle while it takes, and then holds, a copy of `heldSize` bytes from a pipe.
+///
+/// The daemon is durable (the bench's default: each copy is synced before `ok`, which is why the
+/// baselines sync too), its files and ours side by side in its temporary directory, so both
+/// sides write to one filesystem. It may take representations of up to 64 GiB: the point is to
+/// measure copies of files the size of disk images, not the daemon's default limit.
+///
+/// Rounds alternate ours and the baseline, and the best of each is compared, as the `large`
+/// scenario does: a shared virtual machine's disk and CPU drift over seconds.
+struct LargeCopy {
+    /// Bytes of the copied file (`--copy-size`).
+    let copySize: Int
+    /// Bytes copied from a pipe while the daemon's memory is watched (`--held-size`).
+    let heldSize: Int
+    let rounds: Int
+    let progress: (String) -> Void
+
+    /// The largest `--copy-size` and `--held-size`, in MiB: the daemon's limit below.
+    static let largestMebibytes = 65536
+
+    /// The bench daemon's arguments: a limit above any size the options allow.
+    static let daemonArguments = ["--max-representation-size", "64G"]
+
+    /// The goal of the ratio rows and of the memory rows.
+    private static let copyGoal = 1.5, pasteGoal = 0.8
+    private static let pbMemoryGoal = 32 << 20, daemonMemoryGoal = 64 << 20
+
+    private var pb: String { Spawned.ownDirectory + "/pb" }
+    private var copyMebibytes: Int { copySize >> 20 }
+    private var heldMebibytes: Int { heldSize >> 20 }
+
+    /// The free space the scenario needs before it writes anything: the file and the
+    /// baseline's copy of it, and twice the held size (the daemon's stored copy and room for
+    /// a daemon that, as today's, also writes a copy of it to its archive). With the default
+    /// sizes, 10 GiB.
+    private var neededBytes: Int { 2 * heldSize + 2 * copySize }
+
+    /// The rows: the copies and the paste on one daemon, then the held copy on a fresh one, so
+    /// its idle size is a daemon's that holds nothing large.
+    func rows() async throws -> [BenchRow] {
+        let tools = try Tools()
+        var rows: [BenchRow]
+        do {
+            let daemon = try await BenchDaemon.start(Self.daemonArguments)
+            defer { daemon.stop() }
+            if let shortage = shortage(in: daemon.directory) { return skipped(shortage) }
+            rows = try transferRows(daemon, tools: tools)
+        }
+        let daemon = try await BenchDaemon.start(Self.daemonArguments)
+        defer { daemon.stop() }
+        rows += try heldRows(daemon, tools: tools)
+        return rows
+    }
+
+    // MARK: Copies and paste
+
+    /// Rows 1 to 4: the file copy, the pipe copy, the paste, and pb's peak resident size.
+    private func transferRows(_ daemon: BenchDaemon, tools: Tools) throws -> [BenchRow] {
+        let source = daemon.directory + "/copy-source", copied = daemon.directory + "/copy-baseline"
+        let log = daemon.directory + "/copy-commands.log"
+        defer {
+            unlink(source)
+            unlink(copied)
+            unlink(log)
+        }
+        let environment = ChildEnvironment(setting: ["PASTEBOARD_SOCKET": daemon.socketPath], removing: ["DISPLAY", "WAYLAND_DISPLAY"])
+        func run(_ stages: [[String]], output: String = "/dev/null", size: Int) throws -> ProcessPipeline.Outcome {
+            try ProcessPipeline(stages: stages, output: output, log: log, environment: environment, limit: Self.limit(heldSize)).run()
+        }
+        // `cp F x && sync x`, or `cat F > x && sync x`: the copy to a new x, then its sync.
+        func baseline(_ stages: [[String]], output: String = "/dev/null") throws -> Duration {
+            unlink(copied)
+            let copy = try run(stages, output: output, size: copySize).elapsed
+            return copy + (try run([[tools.sync, copied]], size: copySize).elapsed)
+        }
+
+        progress("large copy: writing \(copyMebibytes) MiB of random bytes to \(source)")
+        unlink(source)
+        _ = try run([[tools.head, "-c", "\(copyMebibytes)M", "/dev/urandom"]], output: source, size: copySize)
+
+        let unmeasured = Duration.seconds(1 << 40)
+        var fileCopy = unmeasured, fileBaseline = unmeasured, pipeCopy = unmeasured, pipeBaseline = unmeasured
+        var filePeak = 0, pipePeak = 0
+        for round in 1...rounds {
+            progress("large copy, \(copyMebibytes) MiB, round \(round) of \(rounds): pb copy F, cp F x && sync x, cat F | pb copy, cat F > x && sync x")
+            let file = try run([[pb, "copy", source]], size: copySize)
+            fileCopy = min(fileCopy, file.elapsed)
+            filePeak = max(filePeak, file.peakResidentBytes[0])
+            fileBaseline = min(fileBaseline, try baseline([[tools.cp, source, copied]]))
+            let pipe = try run([[tools.cat, source], [pb, "copy"]], size: copySize)
+            pipeCopy = min(pipeCopy, pipe.elapsed)
+            pipePeak = max(pipePeak, pipe.peakResidentBytes[1])
+            pipeBaseline = min(pipeBaseline, try baseline([[tools.cat, source]], output: copied))
+        }
+
+        // The pasteboard holds the last `cat F | pb copy`: its paste must be F, byte for byte
+        // (checked once, untimed, which is also each side's warming run).
+        progress("large paste, \(copyMebibytes) MiB: pb paste | cmp against the file, cat x once, then \(rounds) rounds of each")
+        _ = try run([[pb, "paste"], [tools.cmp, source, "-"]], size: copySize)
+        _ = try run([[tools.cat, copied]], size: copySize)
+        var paste = unmeasured, pasteBaseline = unmeasured
+        for _ in 1...rounds {
+            paste = min(paste, try run([[pb, "paste"]], size: copySize).elapsed)
+            pasteBaseline = min(pasteBaseline, try run([[tools.cat, copied]], size: copySize).elapsed)
+        }
+
+        let scenarios = self.scenarios
+        let fileRatio = Figure.seconds(fileCopy) / Figure.seconds(fileBaseline)
+        let pipeRatio = Figure.seconds(pipeCopy) / Figure.seconds(pipeBaseline)
+        let pasteRatio = Figure.seconds(pasteBaseline) / Figure.seconds(paste)
+        let pbPeak = max(filePeak, pipePeak)
+        return [
+            BenchRow(
+                scenario: scenarios[0].name, ours: Figure.milliseconds(fileCopy),
+                baseline: "\(Figure.milliseconds(fileBaseline)) (`cp F x && sync x`)",
+                ratio: fileRatio, goal: scenarios[0].goal, met: fileRatio <= Self.copyGoal),
+            BenchRow(
+                scenario: scenarios[1].name, ours: Figure.milliseconds(pipeCopy),
+                baseline: "\(Figure.milliseconds(pipeBaseline)) (`cat F > x && sync x`)",
+                ratio: pipeRatio, goal: scenarios[1].goal, met: pipeRatio <= Self.copyGoal),
+            BenchRow(
+                scenario: scenarios[2].name, ours: Figure.mebibytesPerSecond(copySize, in: paste),
+                baseline: "\(Figure.mebibytesPerSecond(copySize, in: pasteBaseline)) (`cat x > /dev/null`)",
+                ratio: pasteRatio, goal: scenarios[2].goal, met: pasteRatio >= Self.pasteGoal),
+            BenchRow(
+                scenario: scenarios[3].name,
+                ours: "\(Figure.mebibytes(pbPeak)) (file \(Figure.mebibytes(filePeak)), pipe \(Figure.mebibytes(pipePeak)))",
+                baseline: "— (an absolute goal)", ratio: nil, goal: scenarios[3].goal,
+                met: pbPeak > 0 ? pbPeak <= Self.pbMemoryGoal : nil),
+        ]
+    }
+
+    // MARK: The held copy
+
+    /// Rows 5 and 6: the daemon's peak and its resident size after the copy, above idle.
+    private func heldRows(_ daemon: BenchDaemon, tools: Tools) throws -> [BenchRow] {
+        let log = daemon.directory + "/held-commands.log"
+        defer { unlink(log) }
+        let environment = ChildEnvironment(setting: ["PASTEBOARD_SOCKET": daemon.socketPath], removing: ["DISPLAY", "WAYLAND_DISPLAY"])
+        // `count` as head -c takes it; every copy gets the held size's time limit.
+        func copy(_ count: String) throws {
+            _ = try ProcessPipeline(
+                stages: [[tools.head, "-c", count, "/dev/zero"], [pb, "copy"]],
+                log: log, environment: environment, limit: Self.limit(heldSize)).run()
+        }
+        progress("large copy: the daemon's memory while it takes \(heldMebibytes) MiB from a pipe (head -c \(heldMebibytes)M /dev/zero | pb copy)")
+        // Idle after one small copy: a daemon that has served a client, not one that just started.
+        try copy("16")
+        let memory = daemon.memory
+        let idle = memory.residentBytes
+        let reset = memory.resetPeak()
+        try copy("\(heldMebibytes)M")
+        let (peak, after) = (memory.peakResidentBytes, memory.residentBytes)
+        let scenarios = self.scenarios
+        let since = reset ? "" : "; peak since the daemon started: clear_refs refused"
+        return [
+            memoryRow(scenarios[4].name + " (idle \(Figure.mebibytes(idle))\(since))", goal: scenarios[4].goal, size: peak, idle: idle),
+            memoryRow(scenarios[5].name, goal: scenarios[5].goal, size: after, idle: idle),
+        ]
+    }
+
+    private func memoryRow(_ scenario: String, goal: String, size: Int, idle: Int) -> BenchRow {
+        let above = size - idle
+        return BenchRow(
+            scenario: scenario, ours: "\(Figure.mebibytes(above)) (\(Figure.mebibytes(size)) resident)",
+            baseline: "— (an absolute goal)", ratio: nil, goal: goal,
+            met: size > 0 && idle > 0 ? above <= Self.daemonMemoryGoal : nil)
+    }
+
+    // MARK: Rows, skipped or not
+
+    /// Each row's scenario and goal, so a skipped run prints the same rows.
+    private var scenarios: [(name: String, goal: String)] {
+        [
+            ("Large copy: `pb copy F` of \(copyMebibytes) MiB of random bytes, synced to disk (best of \(rounds))",
+             "≤ \(decimal(Self.copyGoal, places: 1))×"),
+            ("Large copy from a pipe: `cat F | pb copy` of those \(copyMebibytes) MiB, synced to disk (best of \(rounds))",
+             "≤ \(decimal(Self.copyGoal, places: 1))×"),
+            ("Large paste: `pb paste > /dev/null` of the stored \(copyMebibytes) MiB, warm cache (throughput: ratio ours over cat's, higher is better; best of \(rounds))",
+             "≥ \(decimal(Self.pasteGoal, places: 1))×"),
+            ("Memory: pb's peak resident size during `pb copy F` and `cat F | pb copy` of \(copyMebibytes) MiB (highest of \(rounds) each)",
+             "≤ \(Self.pbMemoryGoal >> 20) MiB"),
+            ("Memory: daemon's peak resident size above idle while it takes \(heldMebibytes) MiB from a pipe (`head -c \(heldMebibytes)M /dev/zero | pb copy`)",
+             "≤ \(Self.daemonMemoryGoal >> 20) MiB"),
+            ("Memory: daemon's resident size above idle holding those \(heldMebibytes) MiB, as `pb copy` exits",
+             "≤ \(Self.daemonMemoryGoal >> 20) MiB"),
+        ]
+    }
+
+    /// Why the scenario cannot run in `directory`, when its filesystem has too little room.
+    private func shortage(in directory: String) -> String? {
+        guard let available = FreeSpace.availableBytes(at: directory) else {
+            return "skipped: the free space of \(directory) cannot be read"
+        }
+        guard available < neededBytes else { return nil }
+        return "skipped: \(Figure.gibibytes(available)) free where \(directory) is, under the "
+            + "\(Figure.gibibytes(neededBytes)) needed (2 × held size + 2 × copy size)"
+    }
+
+    private func skipped(_ reason: String) -> [BenchRow] {
+        scenarios.map { BenchRow(scenario: $0.name, ours: "— (\(reason))", baseline: "—", ratio: nil, goal: $0.goal, met: nil) }
+    }
+
+    /// How long one command over `size` bytes may run before it counts as stalled: a minute,
+    /// plus the size at 20 MiB/s (a slow disk's sync), so a hung daemon fails the run in
+    /// minutes rather than hanging it.
+    private static func limit(_ size: Int) -> Duration {
+        .seconds(60 + size / (20 << 20))
+    }
+
+    /// The baselines' programs, found on PATH before anything is written.
+    private struct Tools {
+        let cp: String, cat: String, sync: String, head: String, cmp: String
+
+        init() throws {
+            func find(_ name: String) throws -> String {
+                guard let path = Spawned.find(name) else { throw BenchError("\(name) not found on PATH (the large copy scenario needs it)") }
+                return path
+            }
+            (cp, cat, sync, head, cmp) = (try find("cp"), try find("cat"), try find("sync"), try find("head"), try find("cmp"))
+        }
+    }
+}
