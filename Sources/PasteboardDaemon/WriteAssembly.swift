@@ -27,7 +27,8 @@ final class WriteAssembly {
     let target: Target
     private let declared: [ItemInfo]
     private let types: [[TypeIdentifier]]
-    private let maxRepresentationSize: Int
+    /// Each eager representation's limit, in the order of `eager`: on disk, or in memory.
+    private let limits: [RepresentationLimit]
     private let source: SourceConnection
     private let window: SharedReceiveWindow
     /// Positions (item, representation) of the eager representations, in the order their bytes arrive.
@@ -74,8 +75,16 @@ final class WriteAssembly {
         if requestItems.count > configuration.maxItemsPerPasteboard {
             throw ProtocolError(.tooLarge, "\(requestItems.count) items exceed the limit of \(configuration.maxItemsPerPasteboard) per pasteboard")
         }
+        // A secret is decided by the item's flag and its types before any byte arrives: a KDE
+        // hint's value comes too late to keep bytes already stored off the disk.
+        let storable = requestItems.map { item in
+            item.sensitive != true && !item.representations.contains {
+                SensitivityMarker.isConcealedType($0.type) || SensitivityMarker.isKDEHint($0.type)
+            }
+        }
         var types: [[TypeIdentifier]] = []
         var eager: [(item: Int, representation: Int)] = []
+        var limits: [RepresentationLimit] = []
         var promises = Set<Int>()
         var items = requestItems
         for (itemIndex, item) in requestItems.enumerated() {
@@ -106,10 +115,12 @@ final class WriteAssembly {
                 } else if let path = representation.file {
                     items[itemIndex].representations[index].size = try Self.fileSize(path, type: type)
                 } else {
-                    if let size = representation.size, size > configuration.maxRepresentationSize {
-                        throw ProtocolError(.tooLarge, "\(type) of \(size) bytes exceeds the daemon's limit of \(configuration.maxRepresentationSize) bytes")
+                    let limit = RepresentationLimit(.of(sensitive: !storable[itemIndex], in: configuration), configuration: configuration)
+                    if let size = representation.size, !limit.admits(size) {
+                        throw limit.refusal(item: itemIndex, representation: index, type: type, size: size)
                     }
                     eager.append((itemIndex, index))
+                    limits.append(limit)
                 }
                 itemTypes.append(type)
             }
@@ -137,13 +148,6 @@ final class WriteAssembly {
                 )
             }
         }
-        // A secret is decided by the item's flag and its types before any byte arrives: a KDE
-        // hint's value comes too late to keep bytes already stored off the disk.
-        let storable = requestItems.map { item in
-            item.sensitive != true && !item.representations.contains {
-                SensitivityMarker.isConcealedType($0.type) || SensitivityMarker.isKDEHint($0.type)
-            }
-        }
         if let place {
             var needed = 0
             for position in eager where storable[position.item] {
@@ -164,7 +168,7 @@ final class WriteAssembly {
         self.types = types
         self.eager = eager
         self.source = source
-        self.maxRepresentationSize = configuration.maxRepresentationSize
+        self.limits = limits
         self.window = window
         self.place = place
         self.storable = storable
@@ -255,8 +259,9 @@ final class WriteAssembly {
         let declaredSize = declared[position.item].representations[position.representation].size
         let current = incoming ?? IncomingBytes(place: storable[position.item] ? place : nil, expected: declaredSize, grant: grant)
         incoming = current
-        if current.count + bytes > maxRepresentationSize {
-            throw ProtocolError(.tooLarge, "\(type) exceeds the daemon's limit of \(maxRepresentationSize) bytes")
+        let limit = limits[eagerIndex]
+        if !limit.admits(current.count + bytes) {
+            throw limit.refusal(item: position.item, representation: position.representation, type: type, size: nil)
         }
         let consumed: Int
         do {

@@ -46,7 +46,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
         try restart()
         let refused = try pb("copy", stdin: Data(repeating: 7, count: 2000))
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("limit of 1024 bytes"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("over max-representation-size (1.0 KiB)"), refused.stderr)
         try pbOK("copy", stdin: Data(repeating: 7, count: 1000))
     }
 

@@ -77,7 +77,8 @@ final class DaemonTests: IntegrationTestCase {
         try pbOK("copy", stdin: Data("small".utf8))
         let result = try pb("copy", stdin: Data(repeating: 7, count: 5000))
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("limit of 1000 bytes"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("over max-representation-size"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--lazy"), "the refusal says what to do: \(result.stderr)")
         XCTAssertEqual(try pbOK("paste").stdoutText, "small")
     }
 

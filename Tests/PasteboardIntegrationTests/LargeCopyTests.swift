@@ -110,4 +110,21 @@ final class LargeCopyTests: IntegrationTestCase {
         try restart()
         XCTAssertEqual(storedFiles(), [], "primary is not kept across a restart, and neither are its stored bytes")
     }
+
+    func testWhatMustStayInMemoryIsCappedByMaxInMemorySizeAndTheRefusalSaysWhy() throws {
+        try restart(["--max-in-memory-size", "1M"])
+        try pbOK("copy", stdin: Data("previous".utf8))
+        let secret = try pb("copy", "--sensitive", stdin: Data(repeating: 1, count: 2 << 20))
+        XCTAssertEqual(secret.status, 1)
+        XCTAssertTrue(secret.stderr.contains("over max-in-memory-size (1.0 MiB): sensitive items are kept in memory only"), secret.stderr)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "previous")
+        try pbOK("copy", stdin: Data(repeating: 2, count: 2 << 20))
+        XCTAssertEqual(storedFiles().count, 1, "an ordinary copy over the memory cap is stored on disk")
+
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--memory-only", "--max-in-memory-size", "1M"])
+        let refused = try pb("copy", stdin: Data(repeating: 3, count: 2 << 20))
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("over max-in-memory-size (1.0 MiB): the daemon runs --memory-only"), refused.stderr)
+    }
 }

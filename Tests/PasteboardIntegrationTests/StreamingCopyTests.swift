@@ -58,7 +58,7 @@ final class StreamingCopyTests: IntegrationTestCase {
 
         let byFile = try pb("copy", path)
         XCTAssertEqual(byFile.status, 1)
-        XCTAssertTrue(byFile.stderr.contains("exceeds the daemon's limit of 268435456 bytes"), byFile.stderr)
+        XCTAssertTrue(byFile.stderr.contains("max-representation-size (256.0 MiB)"), byFile.stderr)
 
         let fifo = sandbox.path("pipe")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
@@ -67,7 +67,7 @@ final class StreamingCopyTests: IntegrationTestCase {
         XCTAssertEqual(byPipe.waitForExit(), 1)
         _ = writer.waitForExit()  // ends by SIGPIPE once pb has gone
         let message = byPipe.stderrLines.joined(separator: "\n")
-        XCTAssertTrue(message.contains("exceeds the daemon's limit of 268435456 bytes"), message)
+        XCTAssertTrue(message.contains("max-representation-size (256.0 MiB)"), message)
 
         XCTAssertEqual(try pbOK("paste").stdoutText, "previous", "a refused copy replaced the content")
     }
