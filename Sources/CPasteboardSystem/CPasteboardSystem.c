@@ -376,3 +376,7 @@ int pasteboard_free_bytes(int fd, int64_t *out) {
     }
     return 0;
 }
+
+int pasteboard_grow_pipe(int fd, int size) {
+    return fcntl(fd, F_SETPIPE_SZ, size);
+}

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CPasteboardSystem
 package import NIOCore
 import Synchronization
 
@@ -61,6 +62,11 @@ public final class DataStream: Sendable {
             size = position >= 0 ? prefixCount + max(0, Int(info.st_size) - Int(position)) : nil
         } else {
             size = nil
+            if (info.st_mode & S_IFMT) == S_IFIFO {
+                // A larger pipe lets the writer (`cat F | pb copy`) run ahead by 1 MiB, where
+                // 64 KiB made both sides switch every read; refused sizes change nothing.
+                _ = pasteboard_grow_pipe(descriptor, Self.pipeSize)
+            }
         }
         self.descriptor = descriptor
         self.name = name
@@ -70,6 +76,9 @@ public final class DataStream: Sendable {
     deinit {
         close(descriptor)
     }
+
+    /// The size asked for a pipe read from (the default `/proc/sys/fs/pipe-max-size`).
+    private static let pipeSize: Int32 = 1 << 20
 
     /// Marks the stream as being sent; throws when it was sent (or begun) before. An upload
     /// claims each stream before its first read, so a retried write (after a lost connection)
@@ -101,11 +110,14 @@ public final class DataStream: Sendable {
                 state.atEnd = true  // a file that grew while read: its size was announced, so stop there
                 return ByteBuffer()
             }
+            // Reads until `wanted` bytes or the end: a pipe gives at most its 64 KiB buffer per
+            // read, and a full frame costs the daemon one write where four small ones cost four.
             var buffer = ByteBufferAllocator().buffer(capacity: wanted)
-            while true {
+            while buffer.readableBytes < wanted {
                 var failure: Int32 = 0
+                let missing = wanted - buffer.readableBytes
                 let got = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { pointer in
-                    let result = readDescriptor(descriptor, pointer.baseAddress, min(pointer.count, wanted))
+                    let result = readDescriptor(descriptor, pointer.baseAddress, min(pointer.count, missing))
                     if result < 0 { failure = errno }
                     return max(result, 0)
                 }
@@ -114,15 +126,16 @@ public final class DataStream: Sendable {
                     state.atEnd = true
                     throw PasteboardError.io("cannot read \(name): \(String(cString: strerror(failure)))")
                 }
+                state.delivered += got
                 if got == 0 {
                     state.atEnd = true
                     if let size, state.delivered < size {
                         throw PasteboardError.io("\(name) changed while it was read: it ended after \(state.delivered) of \(size) bytes")
                     }
+                    break
                 }
-                state.delivered += got
-                return buffer
             }
+            return buffer
         }
     }
 }

@@ -15,7 +15,7 @@ final class SpoolSink: Sendable {
     private let writer: SpoolWriter
     private let io: SpoolIO
     private let reclaimer: SpoolReclaimer
-    private let queue: AsyncStream<ByteBuffer>.Continuation
+    private let queue: SpoolQueue
     private let drain: Task<Void, Never>
     /// Set by `finish` or `abort`: no more bytes are taken.
     private let ended = Atomic(false)
@@ -25,17 +25,26 @@ final class SpoolSink: Sendable {
     init(directory: SpoolDirectory, io: SpoolIO, system: SpoolSystem, reclaimer: SpoolReclaimer, durable: Bool, expected: Int?,
          grant: @escaping @Sendable (Int) async -> Void) throws(ProtocolError) {
         let writer = try SpoolWriter(directory: directory, system: system, durable: durable, expected: expected)
-        let (stream, queue) = AsyncStream.makeStream(of: ByteBuffer.self)
+        let queue = SpoolQueue()
         self.writer = writer
         self.io = io
         self.reclaimer = reclaimer
         self.queue = queue
         drain = Task {
-            for await buffer in stream {
+            // Everything queued while the last batch was written goes in one hop to `SpoolIO`:
+            // a pipe's 64 KiB frames would otherwise cost a thread hop each.
+            while let batch = await queue.next() {
                 guard !writer.isAbandoned, writer.failure == nil else { continue }
                 let written: Int?
                 do {
-                    written = try await io.run { writer.write(buffer) }
+                    written = try await io.run {
+                        var total = 0
+                        for buffer in batch {
+                            guard let count = writer.write(buffer) else { return nil }
+                            total += count
+                        }
+                        return total
+                    }
                 } catch {
                     writer.abandon()
                     continue
@@ -65,7 +74,7 @@ final class SpoolSink: Sendable {
         guard !ended.load(ordering: .acquiring) else {
             throw ProtocolError(.internal, "bytes arrived for the spool \(writer.path) after it was finished")
         }
-        queue.yield(buffer)
+        queue.append(buffer)
     }
 
     /// Waits until every queued byte is written, then syncs the file (when durable), names it
