@@ -161,10 +161,13 @@ public final class BlockingConnection {
 
     /// `load(pasteboard:item:accepting:interrupt:progress:chunk:)` in the wire's terms, for the
     /// package's tools that write the received buffers on unchanged.
+    /// With `output`, a stored file the daemon hands over is copied into that descriptor inside
+    /// the kernel (see `KernelCopy`) instead of through `chunk`.
     @discardableResult
     package func loadBuffers(
         pasteboard: String, item: Int = 0, accepting: [TypeIdentifier],
         interrupt: Int32? = nil,
+        output: Int32? = nil,
         progress: (LoadProgress) -> Void = { _ in },
         chunk: (ByteBuffer) throws -> Void
     ) throws -> RepresentationHeader {
@@ -187,8 +190,22 @@ public final class BlockingConnection {
                     case .representation(let value):
                         let handoff = handoffChannel ?? nil
                         if try stream.choose(value, handoffAttached: handoff != nil), let handoff {
-                            stream.handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,
-                                                         progress: progress, chunk: chunk)
+                            let descriptor = try handoff.descriptor(for: id)
+                            let copied: Int?
+                            do {
+                                copied = try output.flatMap { output in
+                                    try KernelCopy.copy(descriptor, to: output, total: value.size, interrupt: interrupt, progress: progress)
+                                }
+                            } catch {
+                                close(descriptor)
+                                throw error
+                            }
+                            if let copied {
+                                close(descriptor)
+                                stream.handedOff = copied
+                            } else {  // drain closes it
+                                stream.handedOff = try drain(descriptor, total: value.size, interrupt: interrupt, progress: progress, chunk: chunk)
+                            }
                         }
                     case .progress(let report):
                         progress(stream.progress(report))

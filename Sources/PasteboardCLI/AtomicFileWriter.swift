@@ -15,6 +15,10 @@ public final class AtomicFileWriter {
     private var fd: Int32
     private var committed = false
 
+    /// The descriptor written to, for a copy made inside the kernel (see `PasteJob`); -1 once
+    /// committed or abandoned.
+    public var descriptor: Int32 { fd }
+
     /// Creates the temporary file beside `path`, or opens `path` itself when it exists and is
     /// not a regular file.
     public init(path: String) throws(CLIError) {

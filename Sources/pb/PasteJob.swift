@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pasteboard
 import PasteboardCLI
 
@@ -21,8 +24,11 @@ struct PasteJob {
         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
         let display = ProgressDisplay(mode: progress)
         defer { display.finish() }
+        // A large stored copy goes from the daemon's file to the output inside the kernel; a
+        // terminal gets the bytes through `Output` as always.
+        let direct = file?.descriptor ?? (isatty(1) == 1 ? nil : 1)
         try connection.loadBuffers(pasteboard: pasteboard, item: item, accepting: accepted,
-                            interrupt: Signals.interruptDescriptor(), progress: display.update) { chunk in
+                            interrupt: Signals.interruptDescriptor(), output: direct, progress: display.update) { chunk in
             if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
         }
         try file?.commit()

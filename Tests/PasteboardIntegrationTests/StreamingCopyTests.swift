@@ -37,6 +37,8 @@ final class StreamingCopyTests: IntegrationTestCase {
         // The daemon stopped: pb reads its first MiB, then waits for the daemon's welcome before
         // reading on, so the file shrinks under it mid-copy.
         daemon.signal(SIGSTOP)
+        // kill(2) returns before a busy machine has stopped every thread: wait until it has.
+        XCTAssertTrue(eventually { Self.isStopped(self.daemon.process.processIdentifier) }, "the daemon never stopped")
         let copy = try startPB("copy", path)
         let readAhead = eventually { (Self.readOffset(of: path, in: copy.process.processIdentifier) ?? 0) >= 1 << 20 }
         XCTAssertTrue(truncate(path, 2 << 20) == 0)
@@ -90,6 +92,16 @@ final class StreamingCopyTests: IntegrationTestCase {
         }
         XCTAssertGreaterThan(peak, 0, "pb's memory was never sampled")
         return (tool.waitForExit(), peak)
+    }
+
+    /// Whether every thread of `pid` is stopped (state `T` in `/proc/<pid>/task/*/stat`).
+    private static func isStopped(_ pid: Int32) -> Bool {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"), !tasks.isEmpty else { return false }
+        return tasks.allSatisfy { task in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(close, offsetBy: 2)...].first == "T"
+        }
     }
 
     /// The offset of process `pid`'s descriptor open on `path`, when it has one.
