@@ -43,8 +43,9 @@ struct ContentHistory: Sendable {
         case overBudget = "larger than the history's byte budget"
     }
 
-    /// The bytes all entries hold together.
-    var heldBytes: Int { entries.reduce(0) { $0 + $1.heldBytes } }
+    /// The bytes all entries hold together: a stored file several entries share counts once,
+    /// as it is on disk once.
+    var heldBytes: Int { HistoryHeldBytes(entries).total }
 
     /// Takes entries read back from disk (any order; each has a file), newest first, within the
     /// limits, and the sequences of damaged files, which new entries never reuse.
@@ -173,9 +174,9 @@ struct ContentHistory: Sendable {
 
     /// Drops the oldest entries while either bound is passed.
     private mutating func trim() {
-        var held = heldBytes
-        while let oldest = entries.last, entries.count > limits.entries || held > limits.bytes {
-            held -= oldest.heldBytes
+        var held = HistoryHeldBytes(entries)
+        while let oldest = entries.last, entries.count > limits.entries || held.total > limits.bytes {
+            held.remove(oldest)
             remove(at: entries.count - 1)
         }
     }

@@ -19,16 +19,32 @@ struct HistoryEntry: Sendable {
     /// The items, each with at least one representation.
     var items: [StoredItem]
 
-    /// The bytes of data the entry holds (eager and captured), which count against the budget.
+    /// The bytes of data the entry holds (eager and captured), which count against the budget:
+    /// those in memory, and each stored file once.
     var heldBytes: Int {
+        storedFiles.values.reduce(memoryBytes) { $0.addingSaturating($1.size) }
+    }
+
+    /// The bytes of data the entry holds in memory.
+    var memoryBytes: Int {
         items.reduce(0) { total, item in
             item.representations.reduce(total) { total, representation in
-                switch representation.content {
-                case .data, .stored: return total.addingSaturating(representation.size ?? 0)
-                case .promise, .file, .unavailable: return total
-                }
+                if case .data = representation.content { return total.addingSaturating(representation.size ?? 0) }
+                return total
             }
         }
+    }
+
+    /// The stored files the entry holds, by id: another entry holding the same file (the same
+    /// copy, restored from the history) shares it, and the budget counts it once.
+    var storedFiles: [String: SpoolFile] {
+        var files: [String: SpoolFile] = [:]
+        for item in items {
+            for representation in item.representations {
+                if case .stored(let file) = representation.content { files[file.id] = file }
+            }
+        }
+        return files
     }
 
     /// The sum of the known sizes of all representations (`Int.max` when it exceeds that: a

@@ -1,0 +1,40 @@
+/// What a set of history entries holds against the byte budget: the bytes in memory, and each
+/// stored file once however many entries share it (a copy restored from the history and
+/// copied again is one file on disk), kept up to date as entries leave.
+struct HistoryHeldBytes {
+    /// The bytes held.
+    private(set) var total = 0
+    /// How many of the entries hold each stored file, and its size.
+    private var files: [String: (holders: Int, size: Int)] = [:]
+
+    init(_ entries: [HistoryEntry]) {
+        for entry in entries { add(entry) }
+    }
+
+    /// Counts `entry` in.
+    mutating func add(_ entry: HistoryEntry) {
+        total = total.addingSaturating(entry.memoryBytes)
+        for (id, file) in entry.storedFiles {
+            if let held = files[id] {
+                files[id] = (held.holders + 1, held.size)
+            } else {
+                files[id] = (1, file.size)
+                total = total.addingSaturating(file.size)
+            }
+        }
+    }
+
+    /// Counts `entry` out: a stored file stops counting when its last holder leaves.
+    mutating func remove(_ entry: HistoryEntry) {
+        total -= entry.memoryBytes
+        for id in entry.storedFiles.keys {
+            guard let held = files[id] else { continue }
+            if held.holders > 1 {
+                files[id] = (held.holders - 1, held.size)
+            } else {
+                files[id] = nil
+                total -= held.size
+            }
+        }
+    }
+}
