@@ -27,10 +27,9 @@ struct OwnerCapture: Sendable {
                 continue
             }
             switch await capture(owned, limit: left) {
-            case .success(let chunks):
-                let size = chunks.reduce(0) { $0 + $1.readableBytes }
+            case .success(let (content, size)):
                 remaining[owned.pasteboard] = left - size
-                await store.settle(owned, with: .data(chunks), size: size)
+                await store.settle(owned, with: content, size: size)
                 captured += 1
             case .failure(let error):
                 remaining[owned.pasteboard] = left
@@ -44,7 +43,10 @@ struct OwnerCapture: Sendable {
         return captured
     }
 
-    private func capture(_ owned: PasteboardStore.OwnedPromise, limit: Int) async -> Result<[ByteBuffer], ProtocolError> {
+    /// The bytes of `owned`, at most `limit`: stored on disk as they arrive (as a write's are,
+    /// see `IncomingBytes`) unless the item is sensitive or the daemon keeps nothing on disk,
+    /// so a large capture costs disk, not memory, and the source's credit follows the disk.
+    private func capture(_ owned: PasteboardStore.OwnedPromise, limit: Int) async -> Result<(StoredRepresentation.Content, Int), ProtocolError> {
         let relay: Relay
         do {
             relay = try await source.produce(ProduceRequest(
@@ -54,7 +56,10 @@ struct OwnerCapture: Sendable {
         } catch {
             return .failure(ProtocolError(.sourceUnavailable, "\(source) left without handing over \(owned.type): \(error.message)"))
         }
-        var chunks: [ByteBuffer] = []
+        let source = source
+        let bytes = IncomingBytes(place: owned.isSensitive ? nil : store.spoolPlace(forPasteboard: owned.pasteboard), expected: owned.size) { written in
+            if let credit = relay.consumed(written) { await source.grant(credit, to: relay) }
+        }
         var total = 0
         do {
             while true {
@@ -69,22 +74,39 @@ struct OwnerCapture: Sendable {
                     total += chunk.readableBytes
                     if total > limit {
                         let error = ProtocolError(.sourceUnavailable, overBudget(owned, size: nil, left: limit))
+                        await bytes.abort()
                         await source.finish(relay, with: .error(ProtocolError(.tooLarge, error.message)))
                         return .failure(error)
                     }
-                    chunks.append(chunk)
-                    if let credit = relay.consumed(chunk.readableBytes) { await source.grant(credit, to: relay) }
+                    let held: Int
+                    do {
+                        held = try bytes.append(chunk)
+                    } catch {
+                        await bytes.abort()
+                        await source.finish(relay, with: .error(error))
+                        return .failure(ProtocolError(.sourceUnavailable, "\(owned.type) was not kept: \(error.message)"))
+                    }
+                    if held > 0, let credit = relay.consumed(held) { await source.grant(credit, to: relay) }
                 case .end:
                     if let size = owned.size, size != total {
                         let error = ProtocolError(.sourceUnavailable, "\(source) produced \(total) of the \(size) bytes it declared for \(owned.type)")
+                        await bytes.abort()
                         await source.finish(relay, with: .error(ProtocolError(.invalidArgument, error.message)))
                         return .failure(error)
                     }
+                    let content: StoredRepresentation.Content
+                    do {
+                        content = try await bytes.finish()
+                    } catch {
+                        await source.finish(relay, with: .error(error))
+                        return .failure(ProtocolError(.sourceUnavailable, "\(owned.type) was not kept: \(error.message)"))
+                    }
                     await source.finish(relay, with: .ok(OK()))
-                    return .success(chunks)
+                    return .success((content, total))
                 }
             }
         } catch {
+            await bytes.abort()
             let error = error as? ProtocolError ?? ProtocolError(.cancelled, "the capture was cancelled")
             await source.finish(relay, with: .error(ProtocolError(.cancelled, error.message)))
             return .failure(ProtocolError(.sourceUnavailable, "\(source) left without handing over \(owned.type): \(error.message)"))

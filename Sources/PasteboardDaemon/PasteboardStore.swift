@@ -240,6 +240,8 @@ public actor PasteboardStore {
         let promise: StoredRepresentation.Promise
         let type: TypeIdentifier
         let size: Int?
+        /// Whether the item is sensitive: its captured bytes stay in memory.
+        let isSensitive: Bool
     }
 
     /// Every representation `source` still promises, by pasteboard name, then item, then fidelity.
@@ -252,7 +254,7 @@ public actor PasteboardStore {
                     guard let promise = representation.promise, promise.owner === source else { continue }
                     result.append(OwnedPromise(
                         pasteboard: name, changeCount: pasteboard.changeCount, item: itemIndex, representation: index,
-                        promise: promise, type: representation.type, size: representation.size
+                        promise: promise, type: representation.type, size: representation.size, isSensitive: item.isSensitive
                     ))
                 }
             }

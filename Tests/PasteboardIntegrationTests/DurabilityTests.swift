@@ -241,6 +241,21 @@ final class DurableCaptureTests: IntegrationTestCase {
         XCTAssertTrue(unavailable.stderr.contains("capture budget"), unavailable.stderr)
     }
 
+    func testALargeCaptureIsStoredOnDiskAndSurvivesARestart() throws {
+        let source = try randomFile("captured.bin", size: 8 << 20)
+        let lazy = try ToolProcess("pb", ["copy", "--lazy", source], environment: sandbox.environment(), in: sandbox)
+        defer { lazy.stop() }
+        XCTAssertNotNil(waitUntil { (try? self.changeCount()) == 1 })
+        lazy.signal(SIGTERM)
+        XCTAssertEqual(lazy.waitForExit(), 0)
+        let data = sandbox.stateDirectory + "/data"
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data).count, 1, "the 8 MiB capture is a stored file, not memory")
+
+        daemon.kill9()
+        daemon = try DaemonProcess.started(in: sandbox)
+        XCTAssertTrue(try pastedEquals(source), "the captured bytes did not survive the restart")
+    }
+
     private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
