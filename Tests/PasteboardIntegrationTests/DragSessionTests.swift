@@ -97,6 +97,21 @@ final class DragSessionTests: DragDropTestCase {
         XCTAssertTrue(late.stderr.contains("drag session \(id) already ended: finished (copy)"), late.stderr)
     }
 
+    func testALargeDraggedItemIsScratchOnDiskAndGoesWithItsSession() throws {
+        let source = try randomFile("large.bin", size: 8 << 20)
+        let data = sandbox.stateDirectory + "/data"
+        let stored = { ((try? FileManager.default.contentsOfDirectory(atPath: data)) ?? []).count }
+        // From stdin, the item's bytes are uploaded with the drag (a FILE argument is read only
+        // when dropped).
+        let drag = try start("/bin/sh", ["-c", "exec \"$0\" drag < \"$1\"", Binaries.url("pb").path, source])
+        _ = try sessionID(of: drag)
+        XCTAssertEqual(stored(), 1, "the dragged 8 MiB are stored on disk, not in the daemon's memory")
+        try pbOK("drop", "-o", sandbox.path("dropped.bin"))
+        XCTAssertEqual(try outcome(of: drag).stdout, "copy")
+        XCTAssertEqual(try runTool("/usr/bin/cmp", [source, sandbox.path("dropped.bin")], environment: sandbox.environment(), in: sandbox).status, 0)
+        XCTAssertTrue(eventually { stored() == 0 }, "the ended session's stored bytes stay on disk")
+    }
+
     func testMoveBecomesCopyWhenTheSourceAllowsOnlyCopy() throws {
         try Data("x".utf8).write(to: URL(fileURLWithPath: sandbox.path("x.txt")))
         let (source, _) = try startPBDrag(sandbox.path("x.txt"))
