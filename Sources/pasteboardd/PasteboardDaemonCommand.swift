@@ -59,7 +59,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Let the desktop bridge serve a forwarded (TCP) X display, such as ssh -X's localhost:10.0.")
     var bridgeRemoteDisplay = false
 
-    @Flag(name: .long, help: "Keep the primary pasteboard (the primary selection) durably; by default it lives in memory only.")
+    @Flag(name: .long, help: "Keep the primary pasteboard (the primary selection) durably; by default it is not kept across a restart.")
     var durablePrimary = false
 
     @Option(name: .long, help: ArgumentHelp("Append logs to this file instead of stderr.", valueName: "path"))
