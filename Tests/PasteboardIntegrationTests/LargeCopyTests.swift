@@ -127,4 +127,24 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("over max-in-memory-size (1.0 MiB): the daemon runs --memory-only"), refused.stderr)
     }
+
+    func testWhatACrashLeftInTheDataDirectoryIsSweptAtStartAndTheContentKept() throws {
+        let source = try randomFile("kept", size: 1 << 20)
+        try pbOK("copy", source)
+        let kept = storedFiles()
+        XCTAssertEqual(kept.count, 1)
+        // What a crash between the stored file and its record, or mid-copy without O_TMPFILE,
+        // leaves: an orphan no record names, and a temporary file.
+        let orphan = String(repeating: "ab", count: 16) + ".bytes"
+        let temporary = String(repeating: "cd", count: 16) + ".bytes.tmp"
+        let stranger = "notes.txt"  // not a name the daemon makes: left alone
+        for name in [orphan, temporary, stranger] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: dataDirectory + "/" + name, contents: Data(repeating: 1, count: 4096),
+                                                         attributes: [.posixPermissions: 0o600]))
+        }
+        try restart()
+        XCTAssertEqual(storedFiles(), (kept + [stranger]).sorted(), "the leftovers were not swept, or the kept file went")
+        XCTAssertTrue(daemon.log.contains("removed 2 stored files no pasteboard or history entry names"), daemon.log)
+        XCTAssertTrue(try pastedEquals(source))
+    }
 }
