@@ -461,7 +461,7 @@ public final class BlockingConnection {
         do {
             return try FrameCodec.decode(from: &inbound, maxFrameLength: maxFrameLength)
         } catch {
-            throw PasteboardError.connectionLost("the daemon sent a bad frame: \(error)")
+            throw PasteboardError.connectionLost("the daemon sent a bad frame: \(ErrorMessage.text(for: error))")
         }
     }
 

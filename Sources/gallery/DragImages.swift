@@ -87,7 +87,7 @@ struct DragImages: AsyncParsableCommand {
                 try gallery.remove(ids: context.ids)
             } catch {
                 Output.printOut("move")
-                throw CLIError.failure("the images were moved, but removing them from \(gallery.path) failed: \(error)")
+                throw CLIError.failure("the images were moved, but removing them from \(gallery.path) failed: \(ErrorMessage.text(for: error))")
             }
         }
         try DragFollowing.report(end)

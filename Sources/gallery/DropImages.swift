@@ -70,7 +70,7 @@ struct DropImages: AsyncParsableCommand {
                 try await drop.finish()
                 Output.printError("gallery: added \(added) image\(added == 1 ? "" : "s") from drag session \(drop.id)")
             } catch {
-                let reason = error is CancellationError ? "the gallery was interrupted" : "\(error)"
+                let reason = error is CancellationError ? "the gallery was interrupted" : ErrorMessage.text(for: error)
                 try? await drop.finish(success: false, message: reason)
                 throw error
             }
@@ -88,8 +88,8 @@ struct DropImages: AsyncParsableCommand {
             try await drop.finish(localContext: gallery.path)
             Output.printError("gallery: moved \(context.ids.count) image\(context.ids.count == 1 ? "" : "s") to index \(first)")
         } catch {
-            try? await drop.finish(success: false, message: "\(error)")
-            throw CLIError.failure("\(error)")
+            try? await drop.finish(success: false, message: ErrorMessage.text(for: error))
+            throw CLIError.failure(ErrorMessage.text(for: error))
         }
     }
 
@@ -108,7 +108,7 @@ struct DropImages: AsyncParsableCommand {
                 }
                 let stored: (file: String, aspectRatio: Double)
                 do {
-                    stored = try gallery.storeImage(movingFile: file.path)
+                    stored = try gallery.storeImage(movingFile: file.path, describedAs: Self.name(of: item))
                 } catch {
                     throw CLIError.failure("item \(item.index) of drag session \(drop.id): \(error)")
                 }
@@ -118,6 +118,13 @@ struct DropImages: AsyncParsableCommand {
             next = committed + 1
         }
         return images.count
+    }
+
+    /// How messages name a dropped item: the file name its source suggested (what the dragging
+    /// user dragged), else "the dropped data"; never the temporary file it was loaded into.
+    private static func name(of item: PasteboardItem) -> String {
+        guard let name = item.suggestedName?.split(separator: "/").last, !name.isEmpty else { return "the dropped data" }
+        return String(name)
     }
 
     /// The title and origin of a dropped image: from another gallery's own type, else the plain

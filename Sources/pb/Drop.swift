@@ -89,7 +89,7 @@ struct Drop: AsyncParsableCommand {
                     }
                 }
             } catch {
-                let reason = (error is CancellationError) ? "the destination (pb) was interrupted" : "\(error)"
+                let reason = (error is CancellationError) ? "the destination (pb) was interrupted" : ErrorMessage.text(for: error)
                 try? await drop.finish(success: false, message: reason)
                 throw error
             }

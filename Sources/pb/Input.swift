@@ -59,7 +59,7 @@ enum Input {
                         return .stream(try DataStream(descriptor: streamed, prefix: [first, probe], name: describe), prefix: prefix)
                     } catch {
                         handedOver = owned  // the stream closed what it was given
-                        throw CLIError.failure("\(error)")
+                        throw CLIError.failure(ErrorMessage.text(for: error))
                     }
                 }
             }
@@ -87,7 +87,7 @@ enum Input {
                     chunks.append(chunk)
                 }
             } catch {
-                throw .failure("\(error)")
+                throw .failure(ErrorMessage.text(for: error))
             }
         }
     }
