@@ -109,6 +109,20 @@ final class CopyPasteTests: IntegrationTestCase {
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "-o into a FIFO (or /dev/null) writes into it; a rename would replace it with a file")
     }
 
+    func testALazyCopyOrDragOfAFIFOIsRefusedAtOnceAndLosesNothing() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let fifo = sandbox.path("fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // Nobody writes to the FIFO: opening it to read would wait forever.
+        for arguments in [["copy", "--lazy", fifo], ["copy", "--lazy", "--rep", "public.data=@\(fifo)"], ["drag", fifo]] {
+            let refused = try runTool("pb", arguments, environment: sandbox.environment(), in: sandbox)
+            XCTAssertEqual(refused.status, 1, "pb \(arguments): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr, "pb: cannot serve \(fifo) lazily: it is a pipe or FIFO, which can be read only once; copy it without --lazy\n")
+        }
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept", "the pasteboard is untouched")
+        XCTAssertEqual(try pbOK("sessions", "--json").stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "[]", "no session was lifted")
+    }
+
     func testNamedPasteboardsAreIsolated() throws {
         try pbOK("copy", "-p", "alpha", stdin: Data("A".utf8))
         try pbOK("copy", "-p", "beta", stdin: Data("B".utf8))
