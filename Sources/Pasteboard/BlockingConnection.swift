@@ -166,6 +166,7 @@ public final class BlockingConnection {
         pasteboard: String, item: Int = 0, accepting: [TypeIdentifier],
         interrupt: Int32? = nil,
         progress: (LoadProgress) -> Void = { _ in },
+        header: (RepresentationHeader) throws -> Void = { _ in },
         chunk: (ByteBuffer) throws -> Void
     ) throws -> RepresentationHeader {
         let id = openRequest()
@@ -185,6 +186,7 @@ public final class BlockingConnection {
                     case .attach:
                         _ = handoff  // the daemon hands this load off: attach now (it waits for the socket)
                     case .representation(let value):
+                        try header(value)  // before any byte: a throw cancels the load
                         let handoff = handoffChannel ?? nil
                         if try stream.choose(value, handoffAttached: handoff != nil), let handoff {
                             stream.handedOff = try drain(handoff.descriptor(for: id), total: value.size, interrupt: interrupt,

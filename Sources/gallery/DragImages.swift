@@ -34,7 +34,7 @@ struct DragImages: AsyncParsableCommand {
             help: ArgumentHelp("The operations a destination may perform, comma-separated: copy, move.", valueName: "operations"))
     var allow: String = "copy,move"
 
-    @Option(name: .customLong("timeout"),
+    @Option(name: .customLong("timeout"), parsing: .unconditional,
             help: ArgumentHelp("Cancel the session when nobody dropped it within this many seconds.", valueName: "seconds"))
     var timeout: Double?
 

@@ -53,7 +53,7 @@ struct Copy: AsyncParsableCommand {
     @Flag(name: .customLong("sensitive"), help: "A secret: the daemon keeps it in memory only (never on disk), and watchers see only that it changed.")
     var sensitive = false
 
-    @Option(name: .customLong("expire"), help: ArgumentHelp("Clear the pasteboard this many seconds after the copy, unless it changed meanwhile.", valueName: "seconds"))
+    @Option(name: .customLong("expire"), parsing: .unconditional, help: ArgumentHelp("Clear the pasteboard this many seconds after the copy, unless it changed meanwhile.", valueName: "seconds"))
     var expire: Double?
 
     func validate() throws {

@@ -107,11 +107,11 @@ struct WatchExec: Sendable {
     private func report(_ failure: any Error, commandStarted: Bool, label: String) throws {
         guard let error = failure as? PasteboardError, case .daemon(let code, let message) = error else { throw failure }
         if commandStarted {
-            Output.printError("\(label): the load failed (\(message)); \(command.name) was stopped")
+            Output.printError("\(label): the load failed (\(TypeWording.plain(message))); \(command.name) was stopped")
         } else if code == .noConformingRepresentation {
             if verbose { Output.printError("\(label): no representation conforms to the -t types; \(command.name) not run") }
         } else {
-            Output.printError("\(label): cannot load the content (\(message)); \(command.name) not run")
+            Output.printError("\(label): cannot load the content (\(TypeWording.plain(message))); \(command.name) not run")
         }
     }
 }
