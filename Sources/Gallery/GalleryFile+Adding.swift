@@ -30,8 +30,17 @@ extension GalleryFile {
     /// Validates the PNG header of an already-downloaded file and moves it into `imagesDirectory`
     /// (copying and unlinking when it lies on another file system). Does not touch the gallery JSON.
     /// Returns the stored file's path relative to `directory` and the image's aspect ratio.
-    public func storeImage(movingFile temporaryPath: String) throws(GalleryError) -> (file: String, aspectRatio: Double) {
-        let header = try PNGHeader.read(path: temporaryPath)
+    ///
+    /// A refusal names the file as `name` (what the user knows it by, such as the name its
+    /// source suggested), not the temporary path it was downloaded to; nil names the path.
+    public func storeImage(movingFile temporaryPath: String, describedAs name: String? = nil) throws(GalleryError) -> (file: String, aspectRatio: Double) {
+        let header: PNGHeader
+        do {
+            header = try PNGHeader.read(path: temporaryPath)
+        } catch {
+            if case .notPNG = error, let name { throw .notPNG(name) }
+            throw error
+        }
         let slot = try prepareImageSlot(named: UUID().uuidString.lowercased())
         if rename(temporaryPath, slot.absolute) != 0 {
             guard errno == EXDEV else { throw .unwritable(path: slot.absolute, reason: POSIX.errorMessage()) }

@@ -33,11 +33,12 @@ enum POSIX {
         return result
     }
 
-    /// Writes `bytes` to a temporary file beside `path`, fsyncs it, renames it over `path`, and fsyncs the directory.
+    /// Writes `bytes` to a temporary file beside `path` (created with the mode the umask gives, as
+    /// any editor's file), fsyncs it, renames it over `path`, and fsyncs the directory.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(GalleryError) {
         let directory = Paths.directory(of: path)
         let temporary = Paths.join(directory, ".\(Paths.lastComponent(of: path)).\(UUID().uuidString.lowercased()).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw .unwritable(path: path, reason: errorMessage()) }
         var failure: GalleryError?
         if !writeAll(bytes, to: fd) || fsync(fd) != 0 { failure = .unwritable(path: path, reason: errorMessage()) }
@@ -56,9 +57,9 @@ enum POSIX {
         try writeAtomically(bytes, to: destination)
     }
 
-    /// Creates a directory with mode 0755 unless it already exists.
+    /// Creates a directory unless it already exists, with the mode the umask gives (as mkdir(1)).
     static func makeDirectory(_ path: String) throws(GalleryError) {
-        if mkdir(path, 0o755) != 0, errno != EEXIST { throw .unwritable(path: path, reason: errorMessage()) }
+        if mkdir(path, 0o777) != 0, errno != EEXIST { throw .unwritable(path: path, reason: errorMessage()) }
     }
 
     /// Flushes a directory's entries to disk (best effort: some file systems refuse).

@@ -169,6 +169,7 @@ public final class BlockingConnection {
         interrupt: Int32? = nil,
         output: Int32? = nil,
         progress: (LoadProgress) -> Void = { _ in },
+        header: (RepresentationHeader) throws -> Void = { _ in },
         chunk: (ByteBuffer) throws -> Void
     ) throws -> RepresentationHeader {
         let id = openRequest()
@@ -188,6 +189,7 @@ public final class BlockingConnection {
                     case .attach:
                         _ = handoff  // the daemon hands this load off: attach now (it waits for the socket)
                     case .representation(let value):
+                        try header(value)  // before any byte: a throw cancels the load
                         let handoff = handoffChannel ?? nil
                         if try stream.choose(value, handoffAttached: handoff != nil), let handoff {
                             let descriptor = try handoff.descriptor(for: id)
@@ -478,7 +480,7 @@ public final class BlockingConnection {
         do {
             return try FrameCodec.decode(from: &inbound, maxFrameLength: maxFrameLength)
         } catch {
-            throw PasteboardError.connectionLost("the daemon sent a bad frame: \(error)")
+            throw PasteboardError.connectionLost("the daemon sent a bad frame: \(ErrorMessage.text(for: error))")
         }
     }
 

@@ -37,7 +37,7 @@ enum DaemonLauncher {
            let first = error.connectionErrors.first?.error as? IOError {
             return String(cString: strerror(first.errnoCode))
         }
-        return "\(error)"
+        return ErrorMessage.text(for: error)
     }
 
     /// `pasteboardd` next to the running executable, else the first one on PATH.

@@ -14,7 +14,7 @@ extension DropSession {
         do {
             result = try await body(drop)
         } catch {
-            try? await drop.finish(success: false, message: "\(error)")
+            try? await drop.finish(success: false, message: ErrorMessage.text(for: error))
             throw error
         }
         try await drop.finish()

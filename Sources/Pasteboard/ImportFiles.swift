@@ -13,7 +13,8 @@ import Darwin
 
 /// Converting between bytes and files during import, with POSIX calls (no FileManager).
 enum ImportFiles {
-    /// Writes `data` to a new file `/tmp/pasteboard-import-XXXXXX[.ext]` (mode 0600) and returns its URL.
+    /// Writes `data` to a new file `/tmp/pasteboard-import-XXXXXX[.ext]` (mode 0600 while written,
+    /// then `NewFileMode.regularFile`) and returns its URL.
     static func temporaryFile(holding data: Data, filenameExtension: String?) throws -> URL {
         let suffix = filenameExtension.map { "." + $0 } ?? ""
         var template = Array("/tmp/pasteboard-import-XXXXXX\(suffix)".utf8CString)
@@ -36,6 +37,8 @@ enum ImportFiles {
             unlink(path)
             throw error
         }
+        // Private while written; complete, an importer may move it to keep it, as its own file.
+        fchmod(fd, NewFileMode.regularFile)
         return URL(fileURLWithPath: path)
     }
 

@@ -33,7 +33,7 @@ enum OwnFileWriter {
         }
     }
 
-    /// Writes `bytes` as the file `name` in `directory` (mode 0644), replacing it
+    /// Writes `bytes` as the file `name` in `directory` (mode `NewFileMode.regularFile`), replacing it
     /// atomically; `directory` must exist (see `prepareDirectory`). Returns the file's path.
     static func replace(_ name: String, in directory: String, with bytes: [UInt8]) throws(PasteboardError) -> String {
         let path = directory + "/" + name
@@ -48,9 +48,9 @@ enum OwnFileWriter {
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var committed = false
         defer { if !committed { unlink(temporary) } }
-        // 0644 as such: reading the umask means setting it, for the whole process, which a
-        // library must not do behind its app's threads; a configuration file is no secret.
-        fchmod(fd, 0o644)
+        // The mode the umask gives, as an editor saving the file would (`NewFileMode` reads the
+        // umask without setting it); the directory, 0700 when made here, guards the rest.
+        fchmod(fd, NewFileMode.regularFile)
         var offset = 0
         let wrote = bytes.withUnsafeBytes { buffer in
             while offset < buffer.count {

@@ -76,7 +76,9 @@ public struct Pasteboard: Sendable {
         return directory == "/" ? "/" + path : directory + "/" + path
     }
 
-    /// Every change of the pasteboard from now on, until the consuming task stops iterating.
+    /// Every change of the pasteboard from now on, until the consuming task stops iterating. The
+    /// stream throws `PasteboardError.connectionLost` when the daemon goes away (it stopped, or
+    /// the connection broke); a watch that should outlive it connects again and watches anew.
     public func changes() -> AsyncThrowingStream<PasteboardContents, any Error> {
         let registry = connection.registry
         return changes { PasteboardContents($0, registry: registry) }
@@ -96,6 +98,10 @@ public struct Pasteboard: Sendable {
                     for try await frame in frames where frame.kind == .message {
                         switch try frame.decodeMessage() {
                         case .changed(let change): continuation.yield(transform(change))
+                        case .error(let error) where error.code == .cancelled || error.code == .shuttingDown:
+                            // Not cancelled by this client (it stops listening first): the daemon
+                            // ends its watches when it stops. The connection goes with them.
+                            throw PasteboardError.connectionLost("pasteboardd stopped")
                         case .error(let error): throw PasteboardError.daemon(error)
                         default: continue
                         }

@@ -311,7 +311,7 @@ public final class PasteboardConnection: Sendable {
     /// A failed send or receive: in a cancelled task it is a cancellation (Ctrl-C during a
     /// load), not a lost connection.
     private static func sendFailure(_ error: any Error) -> any Error {
-        error is CancellationError || Task.isCancelled ? CancellationError() : PasteboardError.connectionLost("\(error)")
+        error is CancellationError || Task.isCancelled ? CancellationError() : PasteboardError.connectionLost(ErrorMessage.text(for: error))
     }
 
     /// The largest data payload this connection may put in one frame.
@@ -415,7 +415,7 @@ final class FrameRouter: Sendable {
     /// The error every request failed with when the connection ended; nil while it is open.
     var closeReason: String? {
         closedError.withLock { $0 }.map { error in
-            if case PasteboardError.connectionLost(let reason) = error { reason } else { "\(error)" }
+            if case PasteboardError.connectionLost(let reason) = error { reason } else { ErrorMessage.text(for: error) }
         }
     }
 

@@ -81,8 +81,8 @@ final class PromiseServer: Sendable {
             do {
                 writer = try Self.writer(for: request, id: id, window: window, observer: promise.observer, connection: connection)
             } catch {
-                try? await connection.send(.error(ProtocolError(.sourceUnavailable, "cannot take the handed-off socket: \(error)")), on: id)
-                promise.observer?(.failed("\(error)"))
+                try? await connection.send(.error(ProtocolError(.sourceUnavailable, "cannot take the handed-off socket: \(ErrorMessage.text(for: error))")), on: id)
+                promise.observer?(.failed(ErrorMessage.text(for: error)))
                 return
             }
             let outcome = await Self.run(promise, writer: writer, frames: frames, window: window, connection: connection, id: id)
@@ -125,7 +125,7 @@ final class PromiseServer: Sendable {
                 } catch is CancellationError {
                     return .daemon(.cancelled)
                 } catch {
-                    return .handlerFailed("\(error)")
+                    return .handlerFailed(ErrorMessage.text(for: error))
                 }
             }
             group.addTask {
@@ -144,7 +144,7 @@ final class PromiseServer: Sendable {
                     }
                     return .daemon(.failed("the connection to pasteboardd closed"))
                 } catch {
-                    return .daemon(.failed("\(error)"))
+                    return .daemon(.failed(ErrorMessage.text(for: error)))
                 }
             }
             var produced = false

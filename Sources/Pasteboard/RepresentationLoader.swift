@@ -147,7 +147,9 @@ struct RepresentationLoader: Sendable {
     /// Loads a representation into a new temporary file in `directory` (default `$TMPDIR`, else
     /// `/tmp`), streaming it to disk. The file is deleted when the returned object goes away
     /// unless it was moved; a failed or cancelled load leaves no file behind. With `openInPlace`,
-    /// a file the source allows to be opened in place is returned as is (`isOriginal`).
+    /// a file the source allows to be opened in place is returned as is (`isOriginal`). The file
+    /// is private (0600) while it loads, then gets the mode the umask gives (`NewFileMode`), so a
+    /// caller that moves it into place needs no chmod of its own.
     nonisolated(nonsending) func loadFile(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
@@ -169,6 +171,8 @@ struct RepresentationLoader: Sendable {
                 unlink(path)
                 return LoadedFile(path: original, header: header, isOriginal: true)
             }
+            // Private while the bytes arrived; complete, it is the caller's file like any other.
+            fchmod(fd, NewFileMode.regularFile)
             closed = true
             guard close(fd) == 0 else { throw PasteboardError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
             return LoadedFile(path: path, header: header, isOriginal: false)

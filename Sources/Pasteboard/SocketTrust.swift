@@ -77,7 +77,7 @@ enum SocketTrust {
         do {
             peer = try await credentials.get()
         } catch {
-            throw .untrustedSocket(socketPath: socketPath, reason: "cannot read its peer's credentials: \(error)")
+            throw .untrustedSocket(socketPath: socketPath, reason: "cannot read its peer's credentials: \(ErrorMessage.text(for: error))")
         }
         try checkPeer(uid: peer.uid, socketPath: socketPath)
     }

@@ -2,12 +2,14 @@
 import Glibc
 #endif
 import NIOCore
+import Pasteboard
 
 /// Writes an output file through a temporary file in the same directory and a rename, so a
 /// failed paste never leaves a partial file (and never clobbers the old one).
 ///
 /// A path that names something other than a regular file (`/dev/null`, a FIFO, a terminal)
-/// cannot be replaced by a rename: it is opened and written directly instead.
+/// cannot be replaced by a rename: it is opened and written directly instead. A new file gets
+/// the mode the umask gives (`NewFileMode`), as the shell's `>` would.
 public final class AtomicFileWriter {
     public let path: String
     /// The temporary file renamed over `path` on commit; nil when writing `path` directly.
@@ -39,7 +41,7 @@ public final class AtomicFileWriter {
         guard fd >= 0 else { throw .failure("cannot create \(path): \(String(cString: strerror(errno)))") }
         self.fd = fd
         self.temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        fchmod(fd, 0o644 & ~Self.currentUmask())
+        fchmod(fd, NewFileMode.regularFile)
     }
 
     /// Appends bytes.
@@ -75,11 +77,5 @@ public final class AtomicFileWriter {
     deinit {
         if fd >= 0 { close(fd) }
         if !committed, let temporaryPath { unlink(temporaryPath) }
-    }
-
-    private static func currentUmask() -> mode_t {
-        let mask = umask(0o022)
-        umask(mask)
-        return mask
     }
 }

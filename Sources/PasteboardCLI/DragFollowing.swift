@@ -51,7 +51,7 @@ public enum DragFollowing {
                         Output.printError("\(tool): \(lifted(session))")
                         return try await session.outcome { event in
                             if case .dropped = event { dropped.set() }
-                            if verbose || event.isTerminal { Output.printError("\(tool): \(event)") }
+                            if verbose || event.isTerminal { Output.printError("\(tool): \(TypeWording.plain("\(event)"))") }
                         }
                     }
                 }

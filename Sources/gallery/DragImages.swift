@@ -34,7 +34,7 @@ struct DragImages: AsyncParsableCommand {
             help: ArgumentHelp("The operations a destination may perform, comma-separated: copy, move.", valueName: "operations"))
     var allow: String = "copy,move"
 
-    @Option(name: .customLong("timeout"),
+    @Option(name: .customLong("timeout"), parsing: .unconditional,
             help: ArgumentHelp("Cancel the session when nobody dropped it within this many seconds.", valueName: "seconds"))
     var timeout: Double?
 
@@ -87,7 +87,7 @@ struct DragImages: AsyncParsableCommand {
                 try gallery.remove(ids: context.ids)
             } catch {
                 Output.printOut("move")
-                throw CLIError.failure("the images were moved, but removing them from \(gallery.path) failed: \(error)")
+                throw CLIError.failure("the images were moved, but removing them from \(gallery.path) failed: \(ErrorMessage.text(for: error))")
             }
         }
         try DragFollowing.report(end)

@@ -23,10 +23,10 @@ struct DropImages: AsyncParsableCommand {
 
     @OptionGroup var options: GalleryOptions
 
-    @Option(name: .customLong("at"), help: ArgumentHelp("Where the images go (default: the end).", valueName: "index"))
+    @Option(name: .customLong("at"), parsing: .unconditional, help: ArgumentHelp("Where the images go (default: the end).", valueName: "index"))
     var index: Int?
 
-    @Option(name: .customLong("session"), help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
+    @Option(name: .customLong("session"), parsing: .unconditional, help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
     var session: Int?
 
     @Flag(name: .customLong("progress"), help: "Print 'progress COMPLETED TOTAL' lines (over all images) on stderr.")
@@ -36,8 +36,9 @@ struct DropImages: AsyncParsableCommand {
     var noProgress = false
 
     func validate() throws {
-        if let index, index < 0 { throw ValidationError("--at must be 0 or more") }
+        if let index, index < 0 { throw ValidationError("--at must be 0 or more, not \(index)") }
         if progressLines && noProgress { throw ValidationError("give --progress or --no-progress, not both") }
+        if let session, session < 1 { throw ValidationError("--session must be 1 or more (session ids count from 1), not \(session)") }
     }
 
     func run() async throws {
@@ -55,7 +56,7 @@ struct DropImages: AsyncParsableCommand {
             let images = found.items.filter { $0.representation(accepting: [.png]) != nil }
             guard !images.isEmpty else {
                 _ = try await found.perform(.forbidden)
-                let offered = Set(found.items.flatMap(\.types).map(\.rawValue)).sorted().joined(separator: ", ")
+                let offered = Set(found.items.flatMap(\.types).map(TypeWording.display)).sorted().joined(separator: ", ")
                 throw CLIError.failure("drag session \(found.id) from \(found.sourceApp) offers no PNG image (only \(offered)): drop forbidden")
             }
             guard let drop = try await found.perform(.copy) else {
@@ -70,7 +71,7 @@ struct DropImages: AsyncParsableCommand {
                 try await drop.finish()
                 Output.printError("gallery: added \(added) image\(added == 1 ? "" : "s") from drag session \(drop.id)")
             } catch {
-                let reason = error is CancellationError ? "the gallery was interrupted" : "\(error)"
+                let reason = error is CancellationError ? "the gallery was interrupted" : ErrorMessage.text(for: error)
                 try? await drop.finish(success: false, message: reason)
                 throw error
             }
@@ -88,8 +89,8 @@ struct DropImages: AsyncParsableCommand {
             try await drop.finish(localContext: gallery.path)
             Output.printError("gallery: moved \(context.ids.count) image\(context.ids.count == 1 ? "" : "s") to index \(first)")
         } catch {
-            try? await drop.finish(success: false, message: "\(error)")
-            throw CLIError.failure("\(error)")
+            try? await drop.finish(success: false, message: ErrorMessage.text(for: error))
+            throw CLIError.failure(ErrorMessage.text(for: error))
         }
     }
 
@@ -108,7 +109,7 @@ struct DropImages: AsyncParsableCommand {
                 }
                 let stored: (file: String, aspectRatio: Double)
                 do {
-                    stored = try gallery.storeImage(movingFile: file.path)
+                    stored = try gallery.storeImage(movingFile: file.path, describedAs: Self.name(of: item))
                 } catch {
                     throw CLIError.failure("item \(item.index) of drag session \(drop.id): \(error)")
                 }
@@ -120,13 +121,23 @@ struct DropImages: AsyncParsableCommand {
         return images.count
     }
 
-    /// The title and origin of a dropped image: from another gallery's own type, else the plain
-    /// text (when short), else the suggested name.
+    /// How messages name a dropped item: the file name its source suggested (what the dragging
+    /// user dragged), else "the dropped data"; never the temporary file it was loaded into.
+    private static func name(of item: PasteboardItem) -> String {
+        guard let name = item.suggestedName?.split(separator: "/").last, !name.isEmpty else { return "the dropped data" }
+        return String(name)
+    }
+
+    /// The title and origin of a dropped image: from another gallery's own type (the origin is
+    /// the path of the other gallery's image file, as `gallery add` records the added file's
+    /// path), else the plain text (when short), else the suggested name.
     private static func describe(_ item: PasteboardItem, from drop: PerformedDrop) async throws -> (title: String, origin: String) {
         let origin = "drag session \(drop.id) from \(drop.info.app)"
         if item.representation(accepting: [GalleryTypes.image])?.type == GalleryTypes.image {
             let (_, bytes) = try await drop.loadData(item: item.index, accepting: [GalleryTypes.image])
-            if let reference = GalleryImageReference.decode(bytes) { return (reference.title, reference.url) }
+            if let reference = GalleryImageReference.decode(bytes) {
+                return (reference.title, FileURL.path(from: reference.url) ?? reference.url)
+            }
         }
         if let text = item.representation(accepting: [.plainText]), (text.size ?? .max) <= 4096 {
             let (_, bytes) = try await drop.loadData(item: item.index, accepting: [.plainText])

@@ -16,6 +16,25 @@ enum FileURL {
         return result
     }
 
+    /// The path of a `file://` URL (its percent escapes undone), or nil for another URL or a
+    /// malformed escape: a gallery's origin column shows paths, whichever gallery it came from.
+    static func path(from url: String) -> String? {
+        var rest = Substring(url)
+        guard rest.hasPrefix("file://") else { return nil }
+        rest = rest.dropFirst("file://".count)
+        if rest.hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
+        guard rest.hasPrefix("/") else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = rest.utf8[...]
+        while let byte = utf8.popFirst() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            utf8 = utf8.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
     /// A file name for an image titled `title` (no extension): slashes and control characters
     /// become '-', and an empty title becomes "image".
     static func fileName(forTitle title: String) -> String {

@@ -18,8 +18,12 @@ struct Trash: AsyncParsableCommand {
 
     @OptionGroup var options: GalleryOptions
 
-    @Option(name: .customLong("session"), help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
+    @Option(name: .customLong("session"), parsing: .unconditional, help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
     var session: Int?
+
+    func validate() throws {
+        if let session, session < 1 { throw ValidationError("--session must be 1 or more (session ids count from 1), not \(session)") }
+    }
 
     func run() async throws {
         let session = session

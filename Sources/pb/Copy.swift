@@ -26,7 +26,8 @@ struct Copy: AsyncParsableCommand {
             fits in its capture budget, then exits 0; larger data becomes unavailable. \
             --paste-once serves one load and then clears the pasteboard. When the daemon goes \
             away, pb reconnects (starting it if needed) and puts its items back, unless another \
-            copy replaced them meanwhile.
+            copy replaced them meanwhile. Each FILE must be a regular file: a pipe, a FIFO or \
+            <(cmd) can be read only once, and is refused at once.
 
             --sensitive marks the items secret, as does a representation of type \
             org.nspasteboard.ConcealedType, or of type x-kde-passwordManagerHint with the value \
@@ -52,7 +53,7 @@ struct Copy: AsyncParsableCommand {
     @Flag(name: .customLong("sensitive"), help: "A secret: the daemon keeps it in memory only (never on disk), and watchers see only that it changed.")
     var sensitive = false
 
-    @Option(name: .customLong("expire"), help: ArgumentHelp("Clear the pasteboard this many seconds after the copy, unless it changed meanwhile.", valueName: "seconds"))
+    @Option(name: .customLong("expire"), parsing: .unconditional, help: ArgumentHelp("Clear the pasteboard this many seconds after the copy, unless it changed meanwhile.", valueName: "seconds"))
     var expire: Double?
 
     func validate() throws {

@@ -30,11 +30,11 @@ struct Drag: AsyncParsableCommand {
             help: ArgumentHelp("The operations a destination may perform, comma-separated: copy, move.", valueName: "operations"))
     var allow: String = "copy"
 
-    @Option(name: .customLong("timeout"),
+    @Option(name: .customLong("timeout"), parsing: .unconditional,
             help: ArgumentHelp("Cancel the session when nobody dropped it within this many seconds.", valueName: "seconds"))
     var timeout: Double?
 
-    @Option(name: .customLong("add"),
+    @Option(name: .customLong("add"), parsing: .unconditional,
             help: ArgumentHelp("Add the items to this session in flight instead of beginning one.", valueName: "session"))
     var add: Int?
 
@@ -47,6 +47,7 @@ struct Drag: AsyncParsableCommand {
     func validate() throws {
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
+        if let add, add < 1 { throw ValidationError("--add must be 1 or more (session ids count from 1), not \(add)") }
         if add != nil, timeout != nil || restricted || allow != "copy" {
             throw ValidationError("--allow, --timeout and --restricted describe a new session; they do not apply with --add")
         }
@@ -70,7 +71,9 @@ struct Drag: AsyncParsableCommand {
                 timeout: timeout.map(SecondsLimit.duration), on: connection
             )
         } lifted: { session in
-            "drag session \(session.id): \(count) item\(count == 1 ? "" : "s") lifted; drop with 'pb drop --session \(session.id)'"
+            // Items added to a session in flight join what its source lifted; they are not lifted.
+            let what = add == nil ? "lifted" : "added to the session"
+            return "drag session \(session.id): \(count) item\(count == 1 ? "" : "s") \(what); drop with 'pb drop --session \(session.id)'"
         }
         try DragFollowing.report(end)
     }

@@ -32,7 +32,7 @@ struct Drop: AsyncParsableCommand {
     @Option(name: .customLong("operation"), help: ArgumentHelp("copy or move.", valueName: "operation"))
     var operation: String = "copy"
 
-    @Option(name: .customLong("session"), help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
+    @Option(name: .customLong("session"), parsing: .unconditional, help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
     var session: Int?
 
     @Option(name: [.customShort("o"), .customLong("output")],
@@ -49,6 +49,7 @@ struct Drop: AsyncParsableCommand {
     func validate() throws {
         guard DragOperation(rawValue: operation) != nil else { throw ValidationError("--operation takes copy or move, not '\(operation)'") }
         if progressLines && noProgress { throw ValidationError("give --progress or --no-progress, not both") }
+        if let session, session < 1 { throw ValidationError("--session must be 1 or more (session ids count from 1), not \(session)") }
     }
 
     func run() async throws {
@@ -62,8 +63,8 @@ struct Drop: AsyncParsableCommand {
             let wanted = found.items.filter { $0.representation(accepting: accepted) != nil }
             if wanted.isEmpty {
                 _ = try await found.perform(.forbidden)
-                let offered = Set(found.items.flatMap(\.types).map(\.rawValue)).sorted().joined(separator: ", ")
-                throw CLIError.failure("drag session \(found.id) offers no \(accepted.map(\.rawValue).joined(separator: " or ")) (it offers \(offered)); drop refused")
+                let offered = Set(found.items.flatMap(\.types).map(TypeWording.display)).sorted().joined(separator: ", ")
+                throw CLIError.failure("drag session \(found.id) offers no \(accepted.map(TypeWording.display).joined(separator: " or ")) (it offers \(offered)); drop refused")
             }
             if wanted.count > 1, directory == nil {
                 throw CLIError.usage("drag session \(found.id) has \(wanted.count) items: give -o DIRECTORY to receive them")
@@ -89,7 +90,7 @@ struct Drop: AsyncParsableCommand {
                     }
                 }
             } catch {
-                let reason = (error is CancellationError) ? "the destination (pb) was interrupted" : "\(error)"
+                let reason = (error is CancellationError) ? "the destination (pb) was interrupted" : ErrorMessage.text(for: error)
                 try? await drop.finish(success: false, message: reason)
                 throw error
             }

@@ -59,7 +59,7 @@ enum Input {
                         return .stream(try DataStream(descriptor: streamed, prefix: [first, probe], name: describe), prefix: prefix)
                     } catch {
                         handedOver = owned  // the stream closed what it was given
-                        throw CLIError.failure("\(error)")
+                        throw CLIError.failure(ErrorMessage.text(for: error))
                     }
                 }
             }
@@ -87,7 +87,7 @@ enum Input {
                     chunks.append(chunk)
                 }
             } catch {
-                throw .failure("\(error)")
+                throw .failure(ErrorMessage.text(for: error))
             }
         }
     }
@@ -112,19 +112,38 @@ enum Input {
 
     /// The size and first `count` bytes of the regular file at `path` (for `copy --lazy`, which
     /// reads the rest only when a destination loads it).
+    ///
+    /// Anything else is refused: a pipe, a FIFO (`mkfifo`) or `<(cmd)` can be read only once,
+    /// and has no size to promise. The file is opened without blocking, so a FIFO nobody writes
+    /// to is refused at once rather than waited on forever.
     static func peekFile(_ path: String, count: Int) throws(CLIError) -> (size: Int, prefix: [UInt8]) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        let fd = try openRegularFile(path)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno)))") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .failure("cannot copy \(path) lazily: it is not a regular file")
-        }
         var prefix = [UInt8](repeating: 0, count: count)
         let got = prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress, count) }
         guard got >= 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno)))") }
         return (Int(info.st_size), Array(prefix.prefix(got)))
+    }
+
+    /// A descriptor of `path` for reading, when it is a regular file: opened with O_NONBLOCK (which
+    /// a regular file ignores) so that a FIFO without a writer cannot hang the open, then checked.
+    static func openRegularFile(_ path: String) throws(CLIError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw .failure("cannot read \(path): \(reason)")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            let what = (info.st_mode & S_IFMT) == S_IFIFO ? "a pipe or FIFO, which can be read only once" : "not a regular file"
+            throw .failure("cannot serve \(path) lazily: it is \(what); copy it without --lazy")
+        }
+        return fd
     }
 
     /// The first `count` bytes across `chunks`.

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pasteboard
 import PasteboardCLI
 import PasteboardTypes
@@ -26,6 +29,8 @@ final class LazyServing: Sendable {
                     ? "the daemon (capture)" : "pid \(writer.request.destinationPID.map(String.init) ?? "?")"
                 Output.printError("pb: \(type): loading for \(who)\(writer.isHandedOff ? " through a handed-off socket" : "")")
             }
+            // Still a regular file: one replaced by a FIFO since the copy would hang the load.
+            close(try Input.openRegularFile(path))
             try await writer.writeFile(at: path)
         })
     }

@@ -16,7 +16,7 @@ struct PB: AsyncParsableCommand {
             user's own and private.
 
             Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable (or its socket \
-            another user's).
+            another user's), 130 interrupted (SIGINT or SIGTERM during a paste or a drop).
             """,
         version: PasteboardRelease.version,
         subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self, Bridge.self]

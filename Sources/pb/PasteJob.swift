@@ -17,6 +17,8 @@ struct PasteJob {
     var output: String?
     /// How progress is shown.
     var progress: ProgressDisplay.Mode
+    /// Whether data that is not text is written to a terminal too (`--force`).
+    var force = false
 
     /// Pastes through `connection` on this thread; SIGINT and SIGTERM cancel the load.
     func run(on connection: BlockingConnection) throws {
@@ -24,11 +26,13 @@ struct PasteJob {
         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
         let display = ProgressDisplay(mode: progress)
         defer { display.finish() }
+        let checksTerminal = TerminalOutput.needsCheck(output: output, force: force)
         // A large stored copy goes from the daemon's file to the output inside the kernel; a
         // terminal gets the bytes through `Output` as always.
         let direct = file?.descriptor ?? (isatty(1) == 1 ? nil : 1)
         try connection.loadBuffers(pasteboard: pasteboard, item: item, accepting: accepted,
-                            interrupt: Signals.interruptDescriptor(), output: direct, progress: display.update) { chunk in
+                                   interrupt: Signals.interruptDescriptor(), output: direct, progress: display.update,
+                                   header: { if checksTerminal { try TerminalOutput.refuseUnlessText($0) } }) { chunk in
             if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
         }
         try file?.commit()
@@ -42,10 +46,12 @@ struct PasteJob {
         let display = ProgressDisplay(mode: progress)
         let pasteboard = pasteboard
         let item = item
+        let checksTerminal = TerminalOutput.needsCheck(output: output, force: force)
         try await Signals.cancellingOnInterrupt {
             defer { display.finish() }
             try await PasteboardOptions.withPasteboard(named: pasteboard) { pasteboard in
-                try await pasteboard.loadBuffers(item: item, accepting: accepted, progress: display.update) { chunk in
+                try await pasteboard.loadBuffers(item: item, accepting: accepted, progress: display.update,
+                                                 header: { if checksTerminal { try TerminalOutput.refuseUnlessText($0) } }) { chunk in
                     if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
                 }
             }

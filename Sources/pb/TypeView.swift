@@ -35,7 +35,7 @@ struct TypeView {
         do {
             registry = try TypeRegistry(declarations: declarations.map(\.declaration))
         } catch {
-            throw CLIError.failure("pasteboardd's type declarations do not make a registry: \(error)")
+            throw CLIError.failure("pasteboardd's type declarations do not make a registry: \(ErrorMessage.text(for: error))")
         }
         let environment = ProcessInfo.processInfo.environment
         return TypeView(

@@ -21,6 +21,10 @@ struct Watch: AsyncParsableCommand {
             PASTEBOARD_STATE set to 'data', 'clear' (stdin empty) or 'sensitive' (stdin empty unless \
             --include-sensitive). Its exit status does not stop the watch; SIGINT or SIGTERM stops the \
             command, then pb (exit 0).
+
+            When pasteboardd goes away (stopped, restarted, killed), pb says so on stderr, reconnects \
+            (starting it if needed) and watches again: a change made meanwhile is reported (or runs \
+            the command) once, the unchanged content is not reported again.
             """
     )
 
@@ -68,24 +72,25 @@ struct Watch: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let watch = ReconnectingWatch(pasteboard: options.pasteboard)
+        let position = WatchPosition()
         guard !exec.isEmpty else {
-            try await options.withPasteboard { pasteboard in
-                for try await change in pasteboard.changes({ $0 }) {
+            try await watch.run(position: position) { pasteboard in
+                for try await change in pasteboard.changes({ $0 }) where position.isNew(change.changeCount) {
                     try Output.printLine(json ? ItemsFormatting.json(change) : ItemsFormatting.line(change))
                 }
             }
             return
         }
         let environment = SocketLocation.currentEnvironment()
-        let watch = WatchExec(
+        let exec = WatchExec(
             command: try ExternalCommand.resolve(commandWords, path: environment["PATH"]),
             accepted: try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry),
             includeSensitive: includeSensitive, verbose: verbose, environment: environment
         )
-        let options = options
         do {
             try await Signals.cancellingOnInterrupt {
-                try await options.withPasteboard { pasteboard in try await watch.run(on: pasteboard) }
+                try await watch.run(position: position) { pasteboard in try await exec.run(on: pasteboard, position: position) }
             }
         } catch is CancellationError {
             // Stopped by SIGINT or SIGTERM, after the command: the watch's normal end.

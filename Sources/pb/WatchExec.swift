@@ -23,13 +23,15 @@ struct WatchExec: Sendable {
 
     /// Runs the command for the current content, then after each change, until the task is
     /// cancelled (a run in progress is stopped first) or the connection to the daemon ends.
-    func run(on pasteboard: Pasteboard) async throws {
+    /// Changes `position` does not take for news (the unchanged content after a reconnect) do
+    /// not run it.
+    func run(on pasteboard: Pasteboard, position: WatchPosition) async throws {
         let (latest, continuation) = AsyncThrowingStream.makeStream(of: ItemsReply.self, bufferingPolicy: .bufferingNewest(1))
         let verbose = verbose
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    for try await change in pasteboard.changes({ $0 }) {
+                    for try await change in pasteboard.changes({ $0 }) where position.isNew(change.changeCount) {
                         if verbose { Output.printError("pb: change \(change.changeCount): \(PasteboardState(change).rawValue)") }
                         continuation.yield(change)
                     }
@@ -105,11 +107,11 @@ struct WatchExec: Sendable {
     private func report(_ failure: any Error, commandStarted: Bool, label: String) throws {
         guard let error = failure as? PasteboardError, case .daemon(let code, let message) = error else { throw failure }
         if commandStarted {
-            Output.printError("\(label): the load failed (\(message)); \(command.name) was stopped")
+            Output.printError("\(label): the load failed (\(TypeWording.plain(message))); \(command.name) was stopped")
         } else if code == .noConformingRepresentation {
             if verbose { Output.printError("\(label): no representation conforms to the -t types; \(command.name) not run") }
         } else {
-            Output.printError("\(label): cannot load the content (\(message)); \(command.name) not run")
+            Output.printError("\(label): cannot load the content (\(TypeWording.plain(message))); \(command.name) not run")
         }
     }
 }

@@ -109,6 +109,51 @@ final class CopyPasteTests: IntegrationTestCase {
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "-o into a FIFO (or /dev/null) writes into it; a rename would replace it with a file")
     }
 
+    func testALazyCopyOrDragOfAFIFOIsRefusedAtOnceAndLosesNothing() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let fifo = sandbox.path("fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        // Nobody writes to the FIFO: opening it to read would wait forever.
+        for arguments in [["copy", "--lazy", fifo], ["copy", "--lazy", "--rep", "public.data=@\(fifo)"], ["drag", fifo]] {
+            let refused = try runTool("pb", arguments, environment: sandbox.environment(), in: sandbox)
+            XCTAssertEqual(refused.status, 1, "pb \(arguments): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr, "pb: cannot serve \(fifo) lazily: it is a pipe or FIFO, which can be read only once; copy it without --lazy\n")
+        }
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept", "the pasteboard is untouched")
+        XCTAssertEqual(try pbOK("sessions", "--json").stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "[]", "no session was lifted")
+    }
+
+    /// `pb paste ARGUMENTS` with stdout on a terminal: util-linux's script(1) gives it one, and
+    /// what reached the terminal comes back on script's stdout.
+    private func pasteToTerminal(_ arguments: String) throws -> ProcessResult {
+        let command = "\(Binaries.url("pb").path) paste \(arguments)"
+        return try runTool("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: sandbox.environment(), in: sandbox)
+    }
+
+    func testBinaryDataIsNotWrittenToATerminalUnlessForced() throws {
+        let png = PNGFixture.make(width: 4, height: 3)
+        let path = sandbox.path("image.png")
+        try png.write(to: URL(fileURLWithPath: path))
+        try pbOK("copy", path)
+
+        let refused = try pasteToTerminal("")
+        XCTAssertEqual(refused.status, 1, refused.stdoutText)
+        XCTAssertEqual(refused.stdoutText, "pb: not writing public.png data to the terminal (it is not text): give -o FILE, pipe it to a program (pb paste | …), or --force\r\n",
+                       "the hint, and not one byte of the image")
+        XCTAssertEqual(try pbOK("paste").stdout, png, "a pipe gets the bytes")
+        let output = sandbox.path("out.png")
+        XCTAssertEqual(try pasteToTerminal("-o \(output)").status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), png, "-o writes the file though stdout is a terminal")
+        let forced = try pasteToTerminal("--force")
+        XCTAssertEqual(forced.status, 0, forced.stdoutText)
+        XCTAssertTrue(forced.stdout.starts(with: Data([0x89, 0x50, 0x4E, 0x47])), "--force writes the PNG")
+
+        try pbOK("copy", stdin: Data("plain words".utf8))
+        let text = try pasteToTerminal("")
+        XCTAssertEqual(text.status, 0)
+        XCTAssertEqual(text.stdoutText, "plain words", "text goes to a terminal as ever")
+    }
+
     func testNamedPasteboardsAreIsolated() throws {
         try pbOK("copy", "-p", "alpha", stdin: Data("A".utf8))
         try pbOK("copy", "-p", "beta", stdin: Data("B".utf8))
@@ -179,7 +224,7 @@ final class CopyPasteTests: IntegrationTestCase {
         XCTAssertTrue(negative.stderr.contains("--item must be 0 or more"), negative.stderr)
         let missing = try pb("paste", "--item")
         XCTAssertEqual(missing.status, 2)
-        XCTAssertTrue(missing.stderr.contains("Missing value for '--item <n>'"), missing.stderr)
+        XCTAssertTrue(missing.stderr.hasPrefix("pb: missing value for '--item <n>'"), missing.stderr)
         let both = try pb("paste", "--progress", "--no-progress")
         XCTAssertEqual(both.status, 2)
         XCTAssertTrue(both.stderr.contains("give --progress or --no-progress, not both"), both.stderr)

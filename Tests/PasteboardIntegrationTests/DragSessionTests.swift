@@ -83,6 +83,9 @@ final class DragSessionTests: DragDropTestCase {
         let (source, id) = try startPBDrag(sandbox.path("first.txt"))
         let adder = try start("pb", ["drag", "--add", String(id), sandbox.path("second.txt")])
         XCTAssertEqual(try sessionID(of: adder), id)
+        XCTAssertEqual(adder.stderrLines.first, "pb: drag session \(id): 1 item added to the session; drop with 'pb drop --session \(id)'",
+                       "added items are not said to be lifted")
+        XCTAssertTrue(source.stderrLines.contains { $0.hasSuffix("1 item lifted; drop with 'pb drop --session \(id)'") }, "\(source.stderrLines)")
         let listing = try pbOK("sessions", "--json")
         let sessions = try XCTUnwrap(JSONSerialization.jsonObject(with: listing.stdout) as? [[String: Any]])
         XCTAssertEqual((sessions.first?["items"] as? [[String: Any]])?.compactMap { $0["suggestedName"] as? String }, ["first.txt", "second.txt"])

@@ -16,6 +16,21 @@ final class GalleryDragDropTests: DragDropTestCase {
         XCTAssertEqual(images[0]["source"] as? String, sandbox.path("wide.png"))
     }
 
+    func testAddTitlesByTheFileNameAndTheOriginColumnShowsPathsWhereverAnImageCameFrom() throws {
+        try writePNG("Harbour at dusk.png", width: 30, height: 10)
+        let added = try galleryOK("add", sandbox.path("Harbour at dusk.png"))
+        XCTAssertEqual(added.stderr, "gallery: added 'Harbour at dusk' (aspect ratio 3.00)\n")
+        let (source, _) = try startGalleryDrag("0")
+        try galleryOK("drop", file: "b.json")
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+
+        let original = try XCTUnwrap(try images().first)
+        let storedPath = (sandbox.path("a.json") as NSString).deletingLastPathComponent + "/" + (original["file"] as? String ?? "?")
+        XCTAssertEqual(try galleryOK("list").stdoutText, "0\tHarbour at dusk\t3.00\t\(sandbox.path("Harbour at dusk.png"))\n")
+        XCTAssertEqual(try galleryOK("list", file: "b.json").stdoutText, "0\tHarbour at dusk\t3.00\t\(storedPath)\n",
+                       "a path, not a file:// URL with the space percent-encoded")
+    }
+
     func testCopyBetweenTwoGalleriesWithProgress() throws {
         let pngs = try addImages(["Sunset", "Harbour"])
         let (source, _) = try startGalleryDrag("0", "1")
