@@ -18,7 +18,10 @@ struct Spawned {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        // /dev/null is opened as the shell's `> /dev/null` opens it, without O_APPEND (which
+        // would refuse sendfile, what `pb paste` uses for a stored file); logs are appended to.
+        let flags = output == "/dev/null" ? O_WRONLY : O_WRONLY | O_CREAT | O_APPEND
+        posix_spawn_file_actions_addopen(&actions, 1, output, flags, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         for (ours, theirs) in descriptors { posix_spawn_file_actions_adddup2(&actions, ours, theirs) }
         var argv = arguments.map { strdup($0) }
