@@ -61,6 +61,8 @@ struct ClipboardAccess {
         } catch let error as PasteboardError {
             switch error.code {
             case .noSuchItem?: return .empty
+            case _ where error.description.contains(PasteServing.exhaustedMessage) && !output.wroteAnything:
+                return .empty  // the last paste of a paste-once source was served; the clear is under way
             case .noConformingRepresentation?: return .noSuitableType
             default: throw error
             }

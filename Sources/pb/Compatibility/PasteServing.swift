@@ -26,6 +26,11 @@ struct PasteServing: Sendable {
     /// How many pastes to serve, at least 1.
     let count: Int
 
+    /// What a paste beyond the count is refused with: one that comes after the last paste but
+    /// before the pasteboard is cleared. The modes take it for an empty pasteboard (see
+    /// `ClipboardAccess.paste`), as the original's exit leaves one.
+    static let exhaustedMessage = "the paste-once data was pasted already (its source is clearing the pasteboard)"
+
     /// The largest paste count accepted: more than anyone pastes, small enough for any counter.
     static let maximumCount = 1_000_000_000
 
@@ -46,17 +51,25 @@ struct PasteServing: Sendable {
             // Handing the bytes to the daemon would let them outlive the count; a paste beyond
             // it (one that came before the clear below) gets nothing.
             guard !writer.isCapture else { throw CLIError.failure("paste-once data is never captured") }
-            guard remaining.claim() else { throw CLIError.failure("already pasted \(count) time\(count == 1 ? "" : "s")") }
+            guard remaining.claim() else { throw CLIError.failure(Self.exhaustedMessage) }
             try await writer.write(contentsOf: bytes)
         })
         let source = LiveSource(items: [item], pasteboard: pasteboard, clientName: tool.rawValue)
         let interrupts = InterruptLatch()
+        // The data lives in this process alone: when the daemon goes away its item goes with
+        // it (the restarted daemon has it unavailable), so this ends, as the original ends
+        // with its display.
+        let (lost, connectionLost) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         _ = try await source.run(until: {
-            // Never asked to stop from outside: a signal clears the pasteboard instead (below),
-            // which releases the item and ends the run.
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            // A signal does not stop the run from here: it clears the pasteboard (below), which
+            // releases the item and ends the run.
+            for await _ in lost { return }
         }, onEvent: { event in
-            if case .copied(_, reconnected: false) = event { ready() }
+            switch event {
+            case .copied(_, reconnected: false): ready()
+            case .connectionLost, .retrying: connectionLost.yield()
+            case .copied: break
+            }
         }, whileConnected: { board, changeCount in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
