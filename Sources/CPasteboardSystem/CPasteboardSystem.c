@@ -78,6 +78,26 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
     return spawn_finish(path, argv, envp, &actions, &attr);
 }
 
+pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    const int given[3] = {stdin_fd, stdout_fd, stderr_fd};
+
+    if (spawn_prepare(&actions, &attr) != 0) return -1;
+    for (int target = 0; target < 3; target++) {
+        if (given[target] >= 0) {
+            posix_spawn_file_actions_adddup2(&actions, given[target], target);
+        } else {
+            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0);
+        }
+    }
+    /* As for the daemon: no descriptor of the caller's but these three. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+
+    return spawn_finish(path, argv, envp, &actions, &attr);
+}
+
 pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;

@@ -15,16 +15,29 @@ struct PB: AsyncParsableCommand {
             whose listener runs as another user, nor to a default socket whose directory is not the \
             user's own and private.
 
+            Started as pbcopy, pbpaste, xclip, xsel, wl-copy or wl-paste (a link that 'pb \
+            install-links DIR' makes), pb behaves as that tool, with its usual options and exit \
+            statuses, on pasteboardd's pasteboards (see pb(1), COMPATIBILITY).
+
             Exit status: 0 success, 1 failure, 2 usage error, 3 daemon unreachable (or its socket \
             another user's), 130 interrupted (SIGINT or SIGTERM during a paste or a drop).
             """,
         version: PasteboardRelease.version,
-        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self, Bridge.self]
+        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self, Bridge.self, InstallLinks.self]
     )
 
     /// Runs the command, mapping every failure to one line on stderr and pb's exit codes. The
     /// everyday `pb paste` and `pb copy` forms take the quick path (see ``QuickInvocation``).
+    /// Started as `xclip`, `wl-paste`, … (a link `pb install-links` made), pb is that tool (see
+    /// ``CompatibilityTool``); the check is a comparison of `argv[0]`'s last component.
     static func main() async {
+        let arguments = CommandLine.arguments
+        if let tool = arguments.first.flatMap(CompatibilityTool.init(programPath:)) {
+            await tool.run(Array(arguments.dropFirst()))
+        }
+        if arguments.count > 1, arguments[1] == BackgroundPasteServer.flag {
+            await BackgroundPasteServer.serve(Array(arguments.dropFirst(2)))
+        }
         if let quick = QuickInvocation(arguments: CommandLine.arguments.dropFirst()) {
             let remaining = CommandRunner.runBlocking(quick.runBlocking, reportingAs: PB.self)
             await CommandRunner.run(remaining, reportingAs: PB.self)

@@ -20,6 +20,9 @@ struct WatchExec: Sendable {
     let verbose: Bool
     /// The environment the command inherits, before the `PASTEBOARD_*` variables are set.
     let environment: [String: String]
+    /// Which variables tell the command the state: pb's `PASTEBOARD_*`, or wl-paste's
+    /// `CLIPBOARD_STATE` (for `wl-paste --watch`).
+    var convention: WatchConvention = .pasteboard
 
     /// Runs the command for the current content, then after each change, until the task is
     /// cancelled (a run in progress is stopped first) or the connection to the daemon ends.
@@ -40,8 +43,10 @@ struct WatchExec: Sendable {
                     continuation.finish(throwing: error)
                 }
             }
+            var first = true
             for try await change in latest {
-                try await runCommand(for: change, on: pasteboard)
+                try await runCommand(for: change, first: first, on: pasteboard)
+                first = false
             }
             group.cancelAll()
         }
@@ -51,12 +56,10 @@ struct WatchExec: Sendable {
     /// `clear`, and for `sensitive` unless `includeSensitive`). Throws when the command cannot
     /// be started, when the connection to the daemon is lost, and when cancelled (after the
     /// command has stopped).
-    private func runCommand(for change: ItemsReply, on pasteboard: Pasteboard) async throws {
+    private func runCommand(for change: ItemsReply, first: Bool, on pasteboard: Pasteboard) async throws {
         let state = PasteboardState(change)
         var environment = environment
-        environment["PASTEBOARD_STATE"] = state.rawValue
-        environment["PASTEBOARD_CHANGE_COUNT"] = String(change.changeCount)
-        environment["PASTEBOARD_TYPE"] = nil
+        for (name, value) in convention.variables(for: change, state: state, first: first) { environment[name] = value }
         let run = CommandRun(command)
         let (failure, termination) = await withTaskCancellationHandler {
             let failure = await start(run, for: state, environment: environment, from: pasteboard)
@@ -70,7 +73,7 @@ struct WatchExec: Sendable {
         let label = "pb: change \(change.changeCount)"
         if let failure {
             try report(failure, commandStarted: termination != nil, label: label)
-        } else if let termination, termination != .exited(0) || verbose {
+        } else if let termination, (termination != .exited(0) && convention.reportsFailedRuns) || verbose {
             Output.printError("\(label): \(command.name) \(termination)")
         }
     }
@@ -89,7 +92,7 @@ struct WatchExec: Sendable {
             defer { input.finish() }
             try await pasteboard.load(item: 0, accepting: accepted, header: { header in
                 var environment = environment
-                environment["PASTEBOARD_TYPE"] = header.type.rawValue
+                if convention == .pasteboard { environment["PASTEBOARD_TYPE"] = header.type.rawValue }
                 try run.start(environment: environment, input: input)
             }, chunk: { chunk in
                 try await input.write(chunk.buffer)

@@ -24,6 +24,13 @@ int pasteboard_peer_credentials(int fd, pasteboard_ucred *out);
 /// when negative), and no other descriptor. Returns the child's pid, or -1 with errno set.
 pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd);
 
+/// Starts `path` with `argv` and `envp` in a new session (setsid), as `pasteboard_spawn_detached`
+/// does, but with `stdin_fd`, `stdout_fd` and `stderr_fd` as its standard descriptors (each
+/// /dev/null when negative), and no other descriptor. A background server started this way reads
+/// its input from a pipe and reports that it is ready through another. Returns the child's pid,
+/// or -1 with errno set.
+pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd);
+
 /// Starts `path` with `argv` and `envp` as a child that shares the caller's stdout, stderr and
 /// process group: stdin from `stdin_fd`, no other descriptor, an empty signal mask, and the
 /// default action for SIGPIPE, SIGINT, SIGTERM, SIGHUP and SIGQUIT. Returns the child's pid, or

@@ -1,0 +1,45 @@
+import PasteboardCLI
+import PasteboardProtocol
+
+/// The clipboard tools `pb` stands in for when it is started under their name (a symlink or
+/// hard link named `xclip`, `wl-paste`, …): scripts, editors and muscle memory call those names,
+/// and on a machine reached over SSH, or a desktop without the originals, none of them works.
+///
+/// Dispatch looks only at the last path component of `argv[0]`, a few string comparisons
+/// before anything else runs, so `pb` under its own name starts as fast as before.
+enum CompatibilityTool: String, CaseIterable, Sendable {
+    case pbcopy, pbpaste, xclip, xsel
+    case wlCopy = "wl-copy"
+    case wlPaste = "wl-paste"
+
+    /// The tool `programPath` (a process's `argv[0]`) names, or nil for any other name (`pb`).
+    init?(programPath: String) {
+        let name = programPath.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? programPath
+        self.init(rawValue: name)
+    }
+
+    /// The names `pb install-links` creates, in the order shown.
+    static var linkNames: [String] { allCases.map(\.rawValue) }
+
+    /// Runs the tool with `arguments` (without the program name) and exits with its status.
+    func run(_ arguments: [String]) async -> Never {
+        do {
+            switch self {
+            case .pbcopy: try await PBCopyMode(arguments: arguments).run()
+            case .pbpaste: try await PBPasteMode(arguments: arguments).run()
+            case .xclip: try await XclipMode(arguments: arguments).run()
+            case .xsel: try await XselMode(arguments: arguments).run()
+            case .wlCopy: try await WlCopyMode(arguments: arguments).run()
+            case .wlPaste: try await WlPasteMode(arguments: arguments).run()
+            }
+        } catch {
+            CompatibilityFailure.exit(with: error, tool: self)
+        }
+        CompatibilityFailure.exit(status: ExitStatus.success)
+    }
+
+    /// What `--version` prints: the name, then that this is pb standing in for it.
+    var versionLine: String {
+        "\(rawValue) (pb \(PasteboardRelease.version) in \(rawValue) compatibility mode; see pb(1), COMPATIBILITY)"
+    }
+}

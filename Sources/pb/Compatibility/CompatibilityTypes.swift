@@ -1,0 +1,50 @@
+import PasteboardCLI
+import PasteboardProtocol
+import PasteboardTypes
+
+/// How the names the originals take for types (MIME types, X11 targets such as `UTF8_STRING`,
+/// wl-paste's generic `text` and `image`) map onto type identifiers, and how an item's
+/// representations are listed under the names the desktop bridge offers them by.
+enum CompatibilityTypes {
+    /// What a paste accepts when the original would ask for text (xclip's UTF8_STRING, xsel,
+    /// pbpaste): plain text, else any text.
+    static let text: [TypeIdentifier] = [.utf8PlainText, .plainText, .text]
+
+    /// The type of a copy for `name` (`-t`): an X11 name of plain text is UTF-8 plain text, a
+    /// MIME type or declared identifier resolves through the registry; anything else is refused.
+    static func copyType(_ name: String) throws(CLIError) -> TypeIdentifier {
+        if DesktopTypeMapping.isPlainTextName(name) || name == "text" { return .utf8PlainText }
+        return try TypeArguments.copyType(name, registry: TypeArguments.registry().registry)
+    }
+
+    /// The accepted types for a paste of `name`: an X11 name of plain text is plain text;
+    /// `text`, `image`, MIME types and identifiers as `pb paste -t` reads them.
+    static func pasteTypes(_ name: String) throws(CLIError) -> [TypeIdentifier] {
+        if DesktopTypeMapping.isPlainTextName(name) { return text }
+        if name == "text" { return text }
+        return try TypeArguments.pasteTypes([name], registry: TypeArguments.registry().registry)
+    }
+
+    /// Item `item`'s representations under the names the desktop bridge offers them by (MIME
+    /// types, and for UTF-8 text `UTF8_STRING`, `STRING` and `TEXT`), best first, each once;
+    /// a sensitive item adds `x-kde-passwordManagerHint`, as `wl-copy --sensitive` offers it.
+    static func offeredNames(of item: ItemInfo) -> [String] {
+        let mapping = DesktopTypeMapping(registry: TypeArguments.registry().registry)
+        var names: [String] = []
+        for representation in item.representations {
+            for name in mapping.targets(for: TypeIdentifier(rawValue: representation.type)) where !names.contains(name) {
+                names.append(name)
+            }
+        }
+        if item.isSensitive, !names.contains(DesktopTypeMapping.passwordManagerHintTarget) {
+            names.append(DesktopTypeMapping.passwordManagerHintTarget)
+        }
+        return names
+    }
+
+    /// Whether a pasted representation is text (wl-paste then appends a newline).
+    static func isText(_ header: RepresentationHeader) -> Bool {
+        if let mime = header.mimeType { return mime.hasPrefix("text/") }
+        return header.type.hasPrefix("public.") && header.type.hasSuffix("-text") || header.type == TypeIdentifier.text.rawValue
+    }
+}

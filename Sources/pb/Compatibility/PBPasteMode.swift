@@ -1,0 +1,57 @@
+import PasteboardCLI
+import PasteboardProtocol
+import PasteboardTypes
+
+/// `pbpaste` (macOS): the general pasteboard (or `-pboard`'s) to stdout, as plain text unless
+/// `-Prefer rtf` or `-Prefer ps` asks for RTF or PostScript first (each falls back to the
+/// others). Nothing suitable, or nothing at all, prints nothing and exits 0, as on macOS.
+struct PBPasteMode {
+    static let options = OptionScanner(style: .exact, options: [
+        .init(name: "help", long: ["help"]),
+        .init(name: "pboard", long: ["pboard"], takesValue: true),
+        .init(name: "Prefer", long: ["Prefer"], takesValue: true),
+    ])
+
+    static let help = """
+        usage: pbpaste [-help] [-pboard {general | ruler | find | font}] [-Prefer {txt | rtf | ps}]
+        Writes a pasteboard's text to standard output through pasteboardd (pb in pbpaste
+        compatibility mode). See pb(1), COMPATIBILITY.
+        """
+
+    private var pasteboard = PasteboardName.general
+    private var preference = "txt"
+    private var informational: String?
+
+    init(arguments: [String]) throws {
+        let elements: [OptionScanner.Element]
+        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.pbpaste) }
+        for element in elements {
+            switch element {
+            case .option(name: "help", _, _): informational = Self.help
+            case .option(name: "pboard", let spelled, let value):
+                guard let value, PBCopyMode.pasteboards.contains(value) else {
+                    throw CompatibilityFailure.usage(.pbpaste, "\(spelled) takes general, ruler, find or font, not '\(value ?? "")'")
+                }
+                pasteboard = value
+            case .option(name: "Prefer", let spelled, let value):
+                guard let value, ["txt", "ascii", "rtf", "ps"].contains(value) else {
+                    throw CompatibilityFailure.usage(.pbpaste, "\(spelled) takes txt, rtf or ps, not '\(value ?? "")'")
+                }
+                preference = value
+            case .operand(let word): throw CompatibilityFailure.usage(.pbpaste, "unexpected argument: \(word)")
+            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.pbpaste, option: spelled)
+            }
+        }
+    }
+
+    func run() async throws {
+        if let informational { return Output.printOut(informational) }
+        let rtf = try CompatibilityTypes.copyType("text/rtf"), postscript = try CompatibilityTypes.copyType("application/postscript")
+        let accepted: [TypeIdentifier] = switch preference {
+        case "rtf": [rtf] + CompatibilityTypes.text + [postscript]
+        case "ps": [postscript] + CompatibilityTypes.text + [rtf]
+        default: CompatibilityTypes.text + [rtf, postscript]
+        }
+        _ = try await ClipboardAccess(pasteboard: pasteboard).paste(accepting: accepted, to: PasteOutput())
+    }
+}

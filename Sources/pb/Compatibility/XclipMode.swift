@@ -1,0 +1,133 @@
+import NIOCore
+import PasteboardCLI
+import PasteboardProtocol
+import PasteboardTypes
+
+/// `xclip`: copy stdin or files (`-i`, the default) to a selection, or paste it (`-o`). The
+/// selection is `primary` unless `-selection` says `clipboard` (`general`) or `secondary` (a
+/// `secondary` pasteboard with no desktop counterpart); as in xclip only the value's first
+/// letter counts, and option names may be shortened to any unambiguous prefix (`-sel c`).
+///
+/// `-t TARGETS` lists the types (after `TARGETS`, as an X11 owner answers); `-l N` serves N
+/// pastes and then clears the selection, in the background unless `-quiet` or `-verbose`, which
+/// also make a plain copy stay until it is replaced. An empty selection, or one without the
+/// asked target, is `Error: target NAME not available` and status 1, as in xclip 0.13.
+struct XclipMode {
+    static let options = OptionScanner(style: .singleDashPrefix, options: [
+        .init(name: "in", long: ["in"]),
+        .init(name: "out", long: ["out"]),
+        .init(name: "loops", long: ["loops"], takesValue: true),
+        .init(name: "display", long: ["display"], takesValue: true),
+        .init(name: "help", long: ["help"]),
+        .init(name: "selection", long: ["selection"], takesValue: true),
+        .init(name: "noutf8", long: ["noutf8"]),
+        .init(name: "target", long: ["target"], takesValue: true),
+        .init(name: "rmlastnl", long: ["rmlastnl"]),
+        .init(name: "version", long: ["version"]),
+        .init(name: "silent", long: ["silent"]),
+        .init(name: "quiet", long: ["quiet"]),
+        .init(name: "verbose", long: ["verbose"]),
+        .init(name: "filter", long: ["filter"]),
+    ])
+
+    static let help = """
+        Usage: xclip [OPTION] [FILE]...
+        Access a pasteboard through pasteboardd (pb in xclip compatibility mode).
+
+          -i, -in          read text into the selection from standard input or files
+                           (default)
+          -o, -out         prints the selection to standard out
+          -l, -loops       number of pastes to serve before clearing the selection
+          -h, -help        usage information
+              -selection   selection to access ("primary", "secondary" or "clipboard")
+              -target      use the given target (a MIME type, UTF8_STRING, or TARGETS)
+              -rmlastnl    remove the last newline character if present
+              -version     version information
+              -silent      errors only, serve -l in the background (default)
+              -quiet       run in the foreground until the selection is replaced
+              -verbose     as -quiet
+          -f, -filter      with -i, also print the text to standard out
+        Not supported: -display, -noutf8, -selection buffer-cut.
+
+        See pb(1), COMPATIBILITY.
+        """
+
+    private var output = false, filter = false, removeLastNewline = false, foreground = false
+    private var loops = 0
+    private var pasteboard = PasteboardName.primary
+    private var target: String?
+    private var files: [String] = []
+    private var informational: String?
+
+    init(arguments: [String]) throws {
+        let elements: [OptionScanner.Element]
+        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.xclip) }
+        for element in elements {
+            switch element {
+            case .operand(let file): files.append(file)
+            case .option(name: "in", _, _): output = false
+            case .option(name: "out", _, _): output = true
+            case .option(name: "filter", _, _): filter = true
+            case .option(name: "rmlastnl", _, _): removeLastNewline = true
+            case .option(name: "silent", _, _): foreground = false
+            case .option(name: "quiet", _, _), .option(name: "verbose", _, _): foreground = true
+            case .option(name: "target", _, let value): target = value
+            case .option(name: "loops", let spelled, let value):
+                guard let value, let count = Int(value), (0...PasteServing.maximumCount).contains(count) else {
+                    throw CompatibilityFailure.usage(.xclip, "\(spelled) takes a number of pastes from 0 (no limit) to \(PasteServing.maximumCount), not '\(value ?? "")'")
+                }
+                loops = count
+            case .option(name: "selection", let spelled, let value):
+                switch value?.lowercased().first {
+                case "p": pasteboard = PasteboardName.primary
+                case "c": pasteboard = PasteboardName.general
+                case "s": pasteboard = "secondary"
+                case "b": throw CompatibilityFailure.unsupported(.xclip, option: "\(spelled) \(value ?? "")")
+                default: throw CompatibilityFailure.usage(.xclip, "\(spelled) takes primary, secondary or clipboard, not '\(value ?? "")'")
+                }
+            case .option(name: "version", _, _): informational = informational ?? CompatibilityTool.xclip.versionLine
+            case .option(name: "help", _, _): informational = informational ?? Self.help
+            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.xclip, option: spelled)
+            }
+        }
+        if output && !files.isEmpty { throw CompatibilityFailure.usage(.xclip, "files are read only with -i, not with -o") }
+        if !output && target == "TARGETS" { throw CompatibilityFailure.usage(.xclip, "TARGETS can only be pasted (-o -t TARGETS)") }
+    }
+
+    func run() async throws {
+        if let informational { return Output.printOut(informational) }
+        let access = ClipboardAccess(pasteboard: pasteboard)
+        if output { return try await paste(access) }
+        let input: CopyInput = files.isEmpty ? .standardInput : .files(files)
+        let type = try target.map { name throws(CLIError) in try CompatibilityTypes.copyType(name) }
+        if loops > 0 || filter {
+            let bytes = try input.read(trimNewline: removeLastNewline)
+            if filter { try Output.write(ByteBuffer(bytes: bytes), to: 1) }
+            let item = CopyInput.item(bytes, type: type)
+            if loops > 0 {
+                let serving = PasteServing(tool: .xclip, pasteboard: pasteboard, type: item.registeredTypes[0], bytes: bytes, sensitive: false, count: loops)
+                if foreground { return try await serving.serve() }
+                return try BackgroundPasteServer.start(serving)
+            }
+            let changeCount = try await access.copy(item)
+            if foreground { try await access.waitUntilReplaced(changeCount: changeCount) }
+            return
+        }
+        let changeCount = try await access.copy(try input.item(type: type, trimNewline: removeLastNewline, sensitive: false))
+        if foreground { try await access.waitUntilReplaced(changeCount: changeCount) }
+    }
+
+    private func paste(_ access: ClipboardAccess) async throws {
+        let missing = CompatibilityFailure.verbatim("Error: target \(target ?? "STRING") not available")
+        if target == "TARGETS" {
+            guard let item = try await access.contents().items.first else { throw missing }
+            for name in ["TARGETS"] + CompatibilityTypes.offeredNames(of: item) { try Output.printLine(name) }
+            return
+        }
+        let accepted = try target.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? CompatibilityTypes.text
+        switch try await access.paste(accepting: accepted, to: PasteOutput(removeLastNewline: removeLastNewline)) {
+        case .empty, .noSuitableType: throw missing
+        case .pasted: return
+        }
+    }
+}

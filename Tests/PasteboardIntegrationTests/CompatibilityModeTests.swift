@@ -1,0 +1,306 @@
+import DisplayTestSupport
+import Foundation
+import XCTest
+
+/// pb under the names of other clipboard tools (pb(1), COMPATIBILITY): the same shell script
+/// runs against the original (xclip and xsel on the test's own Xvfb, wl-copy and wl-paste on
+/// its own headless sway) and against pb linked under that name by `pb install-links`, talking
+/// to a real pasteboardd with no display, and what they print (stderr included) and their exit
+/// statuses must be the same. The type lists are compared apart (their order and X11 plumbing
+/// may differ, pb(1) says so). pbcopy and pbpaste have no original here: their tests check the
+/// behaviour pbcopy(1) documents.
+final class CompatibilityModeTests: IntegrationTestCase {
+    private var xserver: XvfbServer?
+    private var sway: HeadlessSway?
+
+    override func tearDown() {
+        // The originals' background servers end with their display.
+        xserver?.stop()
+        sway?.stop()
+        super.tearDown()
+    }
+
+    /// The directory where `pb install-links` made every link.
+    private func links() throws -> String {
+        let directory = sandbox.path("bin")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try pbOK("install-links", directory)
+        return directory
+    }
+
+    /// Runs `script` with `bash -c` in the sandbox, the links first in PATH, against this test's daemon.
+    private func runOurs(_ script: String) throws -> ProcessResult {
+        var environment = sandbox.environment()
+        environment["PATH"] = try links() + ":" + Binaries.directory.path + ":/usr/bin:/bin"
+        environment["WORK"] = sandbox.root.path
+        return try runTool("/bin/bash", ["-c", Self.closingInherited + script], environment: environment, in: sandbox)
+    }
+
+    /// Runs `script` with `bash -c` in the sandbox against the real X11 tools on a new Xvfb.
+    private func runOnX11(_ script: String) throws -> ProcessResult {
+        for tool in ["/usr/bin/xclip", "/usr/bin/xsel"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw XCTSkip("\(tool) is not installed (.ci/run installs xclip and xsel)")
+        }
+        let server = try XvfbServer(sandbox: sandbox)
+        xserver = server
+        var environment = sandbox.environment()
+        environment["PATH"] = "/usr/bin:/bin"
+        environment["DISPLAY"] = server.display
+        environment["WORK"] = sandbox.root.path
+        return try runTool("/bin/bash", ["-c", Self.closingInherited + script], environment: environment, in: sandbox)
+    }
+
+    /// Closes every descriptor but 0, 1 and 2 first: xclip and xsel fork servers that would keep
+    /// the one Foundation's `Process` watches for the script's end, and the test would wait for
+    /// them.
+    private static let closingInherited = """
+        for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+
+        """
+
+    /// Runs `script` with `sh -c` against the real wl-copy and wl-paste on a new headless sway.
+    private func runOnWayland(_ script: String) async throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wl-paste") else {
+            throw XCTSkip("wl-paste is not installed (.ci/run installs wl-clipboard)")
+        }
+        let compositor = try HeadlessSway()
+        sway = compositor
+        let result = try await compositor.shell(script, seconds: 60)
+        return String(decoding: result.output, as: UTF8.self) + "exit \(result.status)\n"
+    }
+
+    /// `r COMMAND…` runs the command and prints its status; stderr goes with stdout.
+    private static let prelude = """
+        exec 2>&1
+        r() { "$@"; echo " [status $?]"; }
+
+        """
+
+    // MARK: - Against the originals
+
+    func testXclipScriptGivesWhatXclipGives() throws {
+        let script = Self.prelude + """
+            cd "$WORK"
+            r xclip -o -selection clipboard
+            printf 'hello\\n' | xclip -i -selection clipboard; echo "copied $?"
+            r xclip -o -selection clipboard
+            r xclip -o -sel c -rmlastnl
+            r xclip -out -selection clip
+            printf 'a\\n' | xclip -sel c -rmlastnl; r xclip -o -sel c
+            printf 'one ' > f1; printf 'two' > f2
+            xclip -sel clip f1 f2; r xclip -o -sel clip
+            printf 'mouse' | xclip; r xclip -o
+            printf 'sec' | xclip -selection secondary; r xclip -o -selection secondary
+            r xclip -o -selection clipboard -t UTF8_STRING
+            printf 'filtered' | xclip -f -sel c; echo; r xclip -o -sel c
+            printf 'twice' | xclip -sel c -l 2
+            r xclip -o -sel c
+            r xclip -o -sel c
+            r xclip -o -sel c
+            """
+        let original = try runOnX11(script)
+        let ours = try runOurs(script)
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xclip mode vs xclip; ours: \(ours.stderr)\ndaemon: \(daemon.log)")
+        XCTAssertEqual(ours.status, original.status)
+        XCTAssertTrue(original.stdoutText.contains("Error: target STRING not available\n [status 1]"), original.stdoutText)
+    }
+
+    func testXclipTargetsListsTheTextNamesAfterTARGETS() throws {
+        let script = Self.prelude + """
+            printf 'hello' | xclip -sel c
+            xclip -o -sel c -t TARGETS; echo "[status $?]"
+            """
+        let original = try runOnX11(script).stdoutText.split(separator: "\n")
+        let ours = try runOurs(script).stdoutText.split(separator: "\n")
+        // xclip offers TARGETS and UTF8_STRING; pb lists what the bridge would offer for text.
+        for list in [original, ours] {
+            XCTAssertEqual(list.first, "TARGETS", "\(list)")
+            XCTAssertTrue(list.contains("UTF8_STRING"), "\(list)")
+            XCTAssertEqual(list.last, "[status 0]", "\(list)")
+        }
+        XCTAssertEqual(Set(ours.dropFirst().dropLast()), ["UTF8_STRING", "STRING", "TEXT", "text/plain", "text/plain;charset=utf-8"])
+    }
+
+    func testXselScriptGivesWhatXselGives() throws {
+        // xsel forks before its child owns the selection, so a paste right after a copy may
+        // find the old content: `settle` pastes until the copy shows (at once with pb), for a
+        // bounded number of tries, and prints nothing.
+        let script = Self.prelude + """
+            settle() { i=0; while [ "$(xsel -o "$1")" != "$2" ] && [ $i -lt 10000 ]; do i=$((i+1)); done; }
+            cd "$WORK"
+            r xsel -o -b
+            printf 'one' | xsel -i -b; echo "copied $?"; settle -b one
+            r xsel -o -b
+            printf 'two' | xsel -a -b; settle -b onetwo; r xsel --output --clipboard
+            r xsel -c -b
+            r xsel -o -b
+            printf 'p1' | xsel -p -i; settle -p p1
+            printf 'p2' | xsel > old; echo "old: $(cat old)"; settle -p p2
+            r xsel -o
+            printf 'sec' | xsel -s -i; settle -s sec; r xsel -s -o
+            r xsel -k
+            r xsel --verbose --output --secondary
+            """
+        let original = try runOnX11(script)
+        let ours = try runOurs(script)
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xsel mode vs xsel; ours: \(ours.stderr)\ndaemon: \(daemon.log)")
+        XCTAssertEqual(ours.status, original.status)
+    }
+
+    func testWlClipboardScriptGivesWhatWlClipboardGives() async throws {
+        // Not `wl-copy -o`: on sway its one paste sometimes goes to someone else first, so the
+        // original's output varies from run to run (testPasteOnceDataIsGoneAfterItsPaste… covers ours).
+        let script = Self.prelude + """
+            r wl-paste
+            r wl-paste -l
+            wl-copy hello world; echo "copied $?"
+            r wl-paste
+            r wl-paste -n
+            r wl-paste -t text
+            r wl-paste --type=TEXT
+            r wl-paste -t text/html
+            printf 'a\\n' | wl-copy; r wl-paste
+            printf 'x\\n\\n' | wl-copy -n; r wl-paste -n
+            wl-copy -p mouse; r wl-paste -p; r wl-paste --primary -n
+            wl-copy -c; r wl-paste
+            wl-copy -- -dashed; r wl-paste
+            wl-copy -c; r wl-paste -l
+            """
+        let original = try await runOnWayland(script)
+        let oursResult = try runOurs(script)
+        let ours = oursResult.stdoutText + "exit \(oursResult.status)\n"
+        XCTAssertEqual(ours, original, "wl-clipboard modes vs wl-clipboard; daemon: \(daemon.log)")
+        XCTAssertTrue(original.contains("No selection\n [status 1]"), original)
+    }
+
+    func testWlPasteListsTheTypesWlCopyOffers() async throws {
+        let script = "wl-copy hello; wl-paste -l"
+        let original = try await runOnWayland(script).split(separator: "\n").dropLast()
+        let ours = try runOurs(script).stdoutText.split(separator: "\n")
+        XCTAssertEqual(Set(ours), Set(original), "the same names, in another order")
+    }
+
+    // MARK: - Behaviour of our own
+
+    func testPbcopyAndPbpasteFollowTheirManual() throws {
+        let result = try runOurs(Self.prelude + """
+            r pbpaste
+            printf 'plain' | pbcopy; r pbpaste
+            printf '{\\\\rtf1 bold}' | pbcopy; r pbpaste -Prefer rtf; r pb list
+            printf 'found' | pbcopy -pboard find; r pbpaste -pboard find; r pbpaste -pboard general
+            r pbpaste -pboard clipboard
+            r pbcopy -x
+            """)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[0], " [status 0]", "an empty pasteboard pastes nothing, status 0")
+        XCTAssertEqual(lines[1], "plain [status 0]")
+        XCTAssertEqual(lines[2], "{\\rtf1 bold} [status 0]")
+        XCTAssertTrue(lines.contains { $0.contains("text/rtf") }, "RTF input is copied as RTF: \(lines)")
+        XCTAssertTrue(lines.contains("found [status 0]"), "\(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("-pboard takes general, ruler, find or font, not 'clipboard'") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("pbcopy: option '-x' is not supported") }, "\(lines)")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    func testEveryModeNamesAnOptionItDoesNotSupportAndKeepsTheClipboard() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        try pbOK("copy", "-p", "primary", stdin: Data("kept".utf8))
+        for (command, option) in [("echo lost | xclip -sel c -display :0", "-display"), ("echo lost | xclip -s c", "-s"),
+                                  ("echo lost | xsel -bi", "-bi"), ("echo lost | xsel -x", "-x"),
+                                  ("echo lost | wl-copy --seat x", "--seat"), ("wl-paste -z", "-z"),
+                                  ("pbpaste -Q", "-Q"), ("echo lost | xclip -sel c -l -1", "-l")] {
+            let result = try runOurs(command)
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains("'\(option)'") || result.stderr.contains("\(option) takes"), "\(command): \(result.stderr)")
+        }
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept", "a refused command changed the clipboard")
+        XCTAssertEqual(try pbOK("paste", "-p", "primary").stdoutText, "kept")
+    }
+
+    func testAnUnreachableDaemonIsTheToolsFailure() throws {
+        daemon.stop()
+        for command in ["xclip -o", "echo x | xsel -i", "wl-paste", "echo x | wl-copy", "pbpaste"] {
+            let result = try runOurs(command)
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertTrue(result.stderr.contains("cannot reach pasteboardd at \(sandbox.socketPath)"), "\(command): \(result.stderr)")
+        }
+    }
+
+    func testForegroundCopiesStayUntilReplaced() throws {
+        let directory = try links()
+        for (tool, arguments) in [("wl-copy", ["-f", "first"]), ("xclip", ["-quiet", "-sel", "c", "/etc/hostname"])] {
+            let copier = try start(directory + "/" + tool, arguments)
+            XCTAssertTrue(eventually { (try? self.pb("list").stdoutText.contains("item 0")) == true }, "\(tool) did not copy")
+            XCTAssertNil(copier.waitForExit(timeout: 0.5), "\(tool) in the foreground left before it was replaced")
+            try pbOK("copy", stdin: Data("replaced".utf8))
+            XCTAssertEqual(copier.waitForExit(), 0, "\(tool) did not leave once replaced")
+            try pbOK("clear")
+        }
+    }
+
+    func testWlPasteWatchSetsClipboardState() throws {
+        let directory = try links()
+        let output = sandbox.path("watched")
+        try pbOK("clear")
+        let watcher = try start(directory + "/wl-paste", ["-w", "/bin/sh", "-c", "echo \"$CLIPBOARD_STATE:$(cat)\" >> \(output)"])
+        func lines() -> [String] { ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+        XCTAssertTrue(eventually { lines().count == 1 })
+        try pbOK("copy", stdin: Data("one".utf8))
+        XCTAssertTrue(eventually { lines().count == 2 })
+        try pbOK("copy", "--sensitive", stdin: Data("pw".utf8))
+        XCTAssertTrue(eventually { lines().count == 3 })
+        try pbOK("clear")
+        XCTAssertTrue(eventually { lines().count == 4 })
+        XCTAssertEqual(lines(), ["nil:", "data:one", "sensitive:pw", "clear:"])
+        watcher.signal(SIGTERM)
+        XCTAssertEqual(watcher.waitForExit(), 0)
+    }
+
+    func testPasteOnceDataIsGoneAfterItsPasteAndAfterASignal() throws {
+        let directory = try links()
+        let copied = try runOurs("echo secret | wl-copy -o --sensitive")
+        XCTAssertEqual(copied.status, 0, copied.stderr)
+        XCTAssertEqual(try runOurs("wl-paste -l").stdoutText.split(separator: "\n").last, "x-kde-passwordManagerHint")
+        XCTAssertEqual(try runOurs("wl-paste").stdoutText, "secret\n\n")
+        XCTAssertTrue(eventually { (try? self.runOurs("wl-paste").stderr) == "No selection\n" })
+        // In the foreground, SIGTERM clears what was not pasted yet, and the daemon keeps none of it.
+        let server = try start(directory + "/xclip", ["-quiet", "-l", "3", "-sel", "c", "/etc/hostname"])
+        XCTAssertTrue(eventually { (try? self.pb("list").stdoutText.contains("lazy")) == true })
+        server.signal(SIGTERM)
+        XCTAssertNotNil(server.waitForExit())
+        XCTAssertTrue(eventually { (try? self.pb("list").stdoutText.contains("(empty)")) == true }, "the pasteboard was not cleared")
+    }
+
+    func testInstallLinksNeverReplacesAnotherFile() throws {
+        let directory = sandbox.path("bin")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho the real xclip\n".write(toFile: directory + "/xclip", atomically: true, encoding: .utf8)
+        let first = try pb("install-links", directory)
+        XCTAssertEqual(first.status, 1)
+        XCTAssertTrue(first.stderr.contains("\(directory)/xclip exists and is not pb"), first.stderr)
+        XCTAssertEqual(try String(contentsOfFile: directory + "/xclip", encoding: .utf8), "#!/bin/sh\necho the real xclip\n")
+        for name in ["pbcopy", "pbpaste", "xsel", "wl-copy", "wl-paste"] {
+            XCTAssertNotNil(try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name), name)
+        }
+        let again = try pb("install-links", directory, "wl-paste")
+        XCTAssertEqual(again.status, 0)
+        XCTAssertEqual(again.stdoutText, "\(directory)/wl-paste is pb already\n")
+        let removed = try pb("install-links", "--remove", directory)
+        XCTAssertEqual(removed.status, 1, "the foreign xclip is reported")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["xclip"])
+        XCTAssertEqual(try pb("install-links", sandbox.path("missing")).status, 1)
+        XCTAssertEqual(try pb("install-links", directory, "xclipp").status, 2)
+    }
+
+    func testTheReadmeDropInSnippetWorks() throws {
+        let readme = try String(contentsOf: ManPage.directory.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "### Drop-in names").dropFirst().first)
+        let block = try XCTUnwrap(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+        var environment = sandbox.environment()
+        environment["HOME"] = sandbox.path("home")
+        environment["PATH"] = Binaries.directory.path + ":/usr/bin:/bin"
+        let result = try runTool("/bin/sh", ["-e", "-c", block], environment: environment, in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutText.hasSuffix("\nhello\n\n"), "wl-paste adds a newline to text: \(result.stdoutText)")
+    }
+}
