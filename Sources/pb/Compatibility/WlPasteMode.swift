@@ -103,9 +103,12 @@ struct WlPasteMode {
                               includeSensitive: true, verbose: false, environment: environment)
         watch.convention = .clipboardState
         let running = watch
+        // Across daemon restarts, as `pb watch --exec` (see `ReconnectingWatch`).
+        let reconnecting = ReconnectingWatch(pasteboard: pasteboard)
+        let position = WatchPosition()
         do {
             try await Signals.cancellingOnInterrupt {
-                try await PasteboardOptions.withPasteboard(named: pasteboard) { try await running.run(on: $0) }
+                try await reconnecting.run(position: position) { try await running.run(on: $0, position: position) }
             }
         } catch is CancellationError {
             // Stopped by SIGINT or SIGTERM, after the command: the watch's normal end.
