@@ -57,7 +57,7 @@ struct ClientConnection: Sendable {
                     var logger = logger
                     logger[metadataKey: "client"] = "\(hello.client)"
                     logger.debug("handshake complete")
-                    let source = SourceConnection(
+                    let source = ConnectedClient(
                         clientName: hello.client, pid: peerPID, app: hello.app, writer: writer, window: configuration.window, handoff: endpoint)
                     watchdog.noteHandshake(source: source)
                     defer { source.disconnect() }
@@ -131,7 +131,7 @@ struct ClientConnection: Sendable {
     }
 
     /// The connection ended: produces in flight fail, and what it still promised becomes unavailable.
-    private func sourceLeft(_ source: SourceConnection) async {
+    private func sourceLeft(_ source: ConnectedClient) async {
         source.disconnect()
         await store.sourceGone(source) { owned in
             "\(source) disconnected without handing over \(owned.type) (item \(owned.item) of '\(owned.pasteboard)')"
@@ -142,7 +142,7 @@ struct ClientConnection: Sendable {
         frames: FrameInbox,
         requests: RequestTable, watchdog: ConnectionWatchdog,
         writer: FrameWriter,
-        source: SourceConnection,
+        source: ConnectedClient,
         logger: Logger
     ) async throws {
         var writes: [UInt32: WriteAssembly] = [:]
@@ -231,7 +231,7 @@ struct ClientConnection: Sendable {
     nonisolated(nonsending) private func start(
         _ message: Message, id: UInt32,
         writes: inout [UInt32: WriteAssembly], requests: RequestTable,
-        writer: FrameWriter, source: SourceConnection, logger: Logger
+        writer: FrameWriter, source: ConnectedClient, logger: Logger
     ) async throws {
         let configuration = liveConfiguration.current
         // Credit for the bytes a write stores on disk is sent when the disk has them.
@@ -398,7 +398,7 @@ struct ClientConnection: Sendable {
     /// are expected, else keeps its assembly until the bytes have arrived.
     nonisolated(nonsending) private func assemble(
         id: UInt32, writes: inout [UInt32: WriteAssembly], requests: RequestTable,
-        writer: FrameWriter, source: SourceConnection, logger: Logger,
+        writer: FrameWriter, source: ConnectedClient, logger: Logger,
         _ make: () throws(ProtocolError) -> WriteAssembly
     ) async throws {
         switch Result(catching: make) {
@@ -414,7 +414,7 @@ struct ClientConnection: Sendable {
     /// All of a request's items have arrived: write the pasteboard, or begin or grow a drag session.
     nonisolated(nonsending) private func complete(
         _ assembly: WriteAssembly, id: UInt32, requests: RequestTable,
-        writer: FrameWriter, source: SourceConnection, logger: Logger
+        writer: FrameWriter, source: ConnectedClient, logger: Logger
     ) async throws {
         let items: [StoredItem]
         do {
@@ -467,7 +467,7 @@ struct ClientConnection: Sendable {
     /// The client's `cancel` leaves the session (and abandons it, for the source that began it).
     private func serveParticipation(
         _ participation: PasteboardStore.Participation, id: UInt32, requests: RequestTable,
-        writer: FrameWriter, source: SourceConnection
+        writer: FrameWriter, source: ConnectedClient
     ) async throws {
         let store = store
         let session = participation.info.id
