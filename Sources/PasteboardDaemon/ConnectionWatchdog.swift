@@ -10,7 +10,7 @@ final class ConnectionWatchdog: Sendable {
     private struct State {
         var lastActivity: ContinuousClock.Instant
         var handshaken = false
-        var source: SourceConnection?
+        var source: ConnectedClient?
     }
 
     private let state: Mutex<State>
@@ -40,7 +40,7 @@ final class ConnectionWatchdog: Sendable {
 
     /// The handshake completed: from now on only the idle timeout applies, and the client as a
     /// `source` is busy while it has promises on a pasteboard.
-    func noteHandshake(source: SourceConnection) {
+    func noteHandshake(source: ConnectedClient) {
         state.withLock {
             $0.handshaken = true
             $0.source = source
@@ -51,7 +51,7 @@ final class ConnectionWatchdog: Sendable {
 
     /// Waits for `expiry`, then tells the client why (waiting at most a second: it may not be
     /// reading) and closes `channel`. Returns without closing when the task is cancelled.
-    func closeOnExpiry(_ channel: any Channel, writer: FrameWriter, logger: Logger, isBusy: @Sendable (SourceConnection) async -> Bool) async {
+    func closeOnExpiry(_ channel: any Channel, writer: FrameWriter, logger: Logger, isBusy: @Sendable (ConnectedClient) async -> Bool) async {
         guard let expired = await expiry(isBusy: isBusy) else { return }
         logger.notice("closing connection: \(expired.message)", metadata: ["code": "\(expired.code.rawValue)"])
         await withTaskGroup(of: Void.self) { group in
@@ -67,7 +67,7 @@ final class ConnectionWatchdog: Sendable {
     /// nil when the task is cancelled (the connection ended) or no limit applies.
     /// `isBusy` says whether the connection (as the source given at the handshake) has work in
     /// flight, which keeps it from being idle.
-    func expiry(isBusy: @Sendable (SourceConnection) async -> Bool) async -> ProtocolError? {
+    func expiry(isBusy: @Sendable (ConnectedClient) async -> Bool) async -> ProtocolError? {
         while !Task.isCancelled {
             let (source, lastActivity) = state.withLock { ($0.source, $0.lastActivity) }
             guard let source else {

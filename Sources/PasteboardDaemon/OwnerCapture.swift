@@ -7,7 +7,7 @@ import PasteboardProtocol
 /// it still promises, best first, and keeps them, up to a budget per pasteboard. What does not
 /// fit becomes unavailable with an error that says so.
 struct OwnerCapture: Sendable {
-    let source: SourceConnection
+    let source: any PromiseOwner
     let store: PasteboardStore
     /// Bytes the daemon keeps per pasteboard.
     let budget: Int

@@ -13,12 +13,12 @@ extension PasteboardStore {
     }
 
     /// Begins a session with `items` lifted by `source`.
-    func beginSession(_ request: DragRequest, items: [StoredItem], source: SourceConnection) -> Participation {
+    func beginSession(_ request: DragRequest, items: [StoredItem], source: any PromiseOwner) -> Participation {
         let id = nextSessionID
         nextSessionID += 1
         var allowed = DragOperation.allCases.filter { (request.allow ?? [.copy]).contains($0) }
         if allowed.isEmpty { allowed = [.copy] }
-        sessions[id] = DragSession(
+        sessions[id] = DragSessionRecord(
             id: id, source: source, allowed: allowed, restricted: request.restricted ?? false,
             localContext: request.localContext, items: items
         )
@@ -32,7 +32,7 @@ extension PasteboardStore {
     }
 
     /// Adds `items` from `client` to session `id` while it is in flight.
-    func addItems(_ items: [StoredItem], to id: Int, from client: SourceConnection) throws(ProtocolError) -> Participation {
+    func addItems(_ items: [StoredItem], to id: Int, from client: any PromiseOwner) throws(ProtocolError) -> Participation {
         var session = try visibleSession(id, to: client)
         guard session.state == .lifted else {
             throw ProtocolError(.noSuchSession, "drag session \(id) was already dropped; items can be added only while it is in flight")
@@ -44,7 +44,7 @@ extension PasteboardStore {
 
     /// `client` stops listening to session `id` (it cancelled its request, or `wentAway`). When
     /// it began the session, the session ends cancelled: the source abandoned it.
-    func leave(_ id: Int, participant: Int, client: SourceConnection, wentAway: Bool) {
+    func leave(_ id: Int, participant: Int, client: any PromiseOwner, wentAway: Bool) {
         guard var session = sessions[id] else { return }
         if session.source === client {
             let reason = wentAway ? "its source, \(client), went away" : "\(client) abandoned the drag"
@@ -57,7 +57,7 @@ extension PasteboardStore {
     }
 
     /// The sessions in flight `client` may see, oldest first.
-    func sessionList(for client: SourceConnection) -> [SessionInfo] {
+    func sessionList(for client: any PromiseOwner) -> [SessionInfo] {
         sessions.keys.sorted().compactMap { id in
             let session = sessions[id]!
             return session.isVisible(to: client) ? session.info(for: client, registry: registry) : nil
@@ -65,14 +65,14 @@ extension PasteboardStore {
     }
 
     /// Session `id` (or, without one, the most recent lifted session visible to `client`) as `client` sees it.
-    func sessionInfo(_ id: Int?, for client: SourceConnection) throws(ProtocolError) -> SessionInfo {
+    func sessionInfo(_ id: Int?, for client: any PromiseOwner) throws(ProtocolError) -> SessionInfo {
         try resolve(id, for: client).info(for: client, registry: registry)
     }
 
     /// A destination's proposal. `copy`/`move` perform the drop and answer `session` with the
     /// performed operation; `forbidden` tells the sources and leaves the session in flight;
     /// `cancel` ends it cancelled. Both refusals answer `ok`.
-    func drop(_ request: DropRequest, by client: SourceConnection) throws(ProtocolError) -> Message {
+    func drop(_ request: DropRequest, by client: any PromiseOwner) throws(ProtocolError) -> Message {
         var session = try resolve(request.session, for: client)
         guard session.state == .lifted else {
             let dropper = session.dropper.map { " by \($0)" } ?? ""
@@ -100,7 +100,7 @@ extension PasteboardStore {
     }
 
     /// The dropping destination ends the session: `finished` with the dropped operation, or `failed`.
-    func finish(_ request: FinishRequest, by client: SourceConnection) throws(ProtocolError) {
+    func finish(_ request: FinishRequest, by client: any PromiseOwner) throws(ProtocolError) {
         let session = try visibleSession(request.session, to: client)
         guard session.state == .dropped, session.dropper === client, let operation = session.operation else {
             throw ProtocolError(.permissionDenied, "only the destination that dropped drag session \(session.id) may finish it")
@@ -120,7 +120,7 @@ extension PasteboardStore {
     }
 
     /// The items of session `id`, for a load by `reader`: only the destination that dropped it may load.
-    func droppedItems(of id: Int, for reader: SourceConnection) throws(ProtocolError) -> [StoredItem] {
+    func droppedItems(of id: Int, for reader: any PromiseOwner) throws(ProtocolError) -> [StoredItem] {
         let session = try visibleSession(id, to: reader)
         guard session.state == .dropped, session.dropper === reader else {
             throw ProtocolError(
@@ -150,7 +150,7 @@ extension PasteboardStore {
 
     /// A connection closed: sessions it began end cancelled, sessions it dropped end failed, and
     /// what it promised to other sessions becomes unavailable.
-    func connectionGoneFromSessions(_ client: SourceConnection) {
+    func connectionGoneFromSessions(_ client: any PromiseOwner) {
         for id in sessions.keys.sorted() {
             guard var session = sessions[id] else { continue }
             if session.source === client {
@@ -164,7 +164,7 @@ extension PasteboardStore {
                 ))
                 continue
             }
-            for key in session.participants.keys where session.participants[key]?.connection === client {
+            for key in session.participants.keys where session.participants[key]?.client === client {
                 session.participants[key]?.events.finish()
                 session.participants[key] = nil
             }
@@ -182,11 +182,11 @@ extension PasteboardStore {
 
     // MARK: - Internals
 
-    private func join(_ id: Int, as client: SourceConnection) -> Participation {
+    private func join(_ id: Int, as client: any PromiseOwner) -> Participation {
         let participant = nextParticipantID
         nextParticipantID += 1
         let (events, continuation) = AsyncStream.makeStream(of: Message.self)
-        sessions[id]!.participants[participant] = DragSession.Participant(connection: client, events: continuation)
+        sessions[id]!.participants[participant] = DragSessionRecord.Participant(client: client, events: continuation)
         return Participation(info: sessions[id]!.info(for: client, registry: registry), participant: participant, events: events)
     }
 
@@ -208,7 +208,7 @@ extension PasteboardStore {
         notifyReleased(session.items)
     }
 
-    private func resolve(_ id: Int?, for client: SourceConnection) throws(ProtocolError) -> DragSession {
+    private func resolve(_ id: Int?, for client: any PromiseOwner) throws(ProtocolError) -> DragSessionRecord {
         if let id { return try visibleSession(id, to: client) }
         guard let latest = sessions.keys.sorted().reversed().first(where: {
             sessions[$0]!.state == .lifted && sessions[$0]!.isVisible(to: client)
@@ -218,7 +218,7 @@ extension PasteboardStore {
         return sessions[latest]!
     }
 
-    private func visibleSession(_ id: Int, to client: SourceConnection) throws(ProtocolError) -> DragSession {
+    private func visibleSession(_ id: Int, to client: any PromiseOwner) throws(ProtocolError) -> DragSessionRecord {
         guard let session = sessions[id] else { throw ProtocolError(.noSuchSession, endedDescription(id)) }
         guard session.isVisible(to: client) else {
             throw ProtocolError(.permissionDenied, "drag session \(id) is restricted to the application '\(session.source.app)'")

@@ -15,7 +15,7 @@ public actor PasteboardStore {
     private var watchers: [String: [Int: AsyncStream<ItemsReply>.Continuation]] = [:]
     private var nextWatcherID = 0
     /// Drag sessions in flight, by id.
-    var sessions: [Int: DragSession] = [:]
+    var sessions: [Int: DragSessionRecord] = [:]
     var nextSessionID = 1
     var nextParticipantID = 1
     /// How recent sessions ended, by id, so a late request hears why (bounded).
@@ -245,7 +245,7 @@ public actor PasteboardStore {
     }
 
     /// Every representation `source` still promises, by pasteboard name, then item, then fidelity.
-    func promises(ownedBy source: SourceConnection) -> [OwnedPromise] {
+    func promises(ownedBy source: any PromiseOwner) -> [OwnedPromise] {
         var result: [OwnedPromise] = []
         for name in pasteboards.keys.sorted() {
             let pasteboard = pasteboards[name]!
@@ -283,7 +283,7 @@ public actor PasteboardStore {
 
     /// `source` is gone: whatever it still promises becomes unavailable, saying why, and the
     /// drag sessions it began or dropped end.
-    func sourceGone(_ source: SourceConnection, reason: (OwnedPromise) -> String) {
+    func sourceGone(_ source: any PromiseOwner, reason: (OwnedPromise) -> String) {
         for owned in promises(ownedBy: source) {
             settle(owned, with: .unavailable(reason(owned)), size: nil)
         }
@@ -326,7 +326,7 @@ public actor PasteboardStore {
 
     /// Tells each source whose promises were among `items` that they are gone from the pasteboard.
     func notifyReleased(_ items: [StoredItem]) {
-        var bySource: [ObjectIdentifier: (source: SourceConnection, ids: [Int])] = [:]
+        var bySource: [ObjectIdentifier: (source: any PromiseOwner, ids: [Int])] = [:]
         for item in items {
             for representation in item.representations {
                 guard let promise = representation.promise else { continue }

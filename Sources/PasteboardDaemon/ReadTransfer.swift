@@ -13,7 +13,7 @@ struct ReadTransfer: Sendable {
     let writer: FrameWriter
     let chunkLimit: Int
     /// The loading client (for `own-process` items, drag sessions, and the source's information).
-    let reader: SourceConnection
+    let reader: any PromiseOwner
     /// Frees the request id; called just before the terminal frame, so a client that reuses the
     /// id as soon as it sees that frame never finds it still in flight.
     let release: @Sendable () -> Void
@@ -277,10 +277,10 @@ struct ReadTransfer: Sendable {
     private struct OutgoingStream {
         let transfer: ReadTransfer
         var throttle: ProgressThrottle
-        var source: (connection: SourceConnection, relay: Relay)?
+        var source: (connection: any PromiseOwner, relay: Relay)?
         private(set) var completed = 0
 
-        init(transfer: ReadTransfer, total: Int?, source: (SourceConnection, Relay)? = nil) {
+        init(transfer: ReadTransfer, total: Int?, source: (any PromiseOwner, Relay)? = nil) {
             self.transfer = transfer
             self.throttle = ProgressThrottle(total: total)
             self.source = source

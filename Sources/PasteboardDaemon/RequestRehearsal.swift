@@ -10,7 +10,7 @@ import PasteboardTypes
 ///
 /// For the fuzzer (`pasteboard-fuzz requests`): decoding a message is only the first gate, and
 /// faults such as a number that traps when converted sit behind it, in validation and handling.
-/// The rehearsal's client is a real `SourceConnection` whose frames go nowhere (its outbox is in
+/// The rehearsal's client is a real `ConnectedClient` whose frames go nowhere (its outbox is in
 /// no channel, so every send fails at once, as to a client that has gone).
 package final class RequestRehearsal: Sendable {
     /// What became of one request.
@@ -29,14 +29,14 @@ package final class RequestRehearsal: Sendable {
 
     package let store: PasteboardStore
     package let configuration: DaemonConfiguration
-    private let source: SourceConnection
+    private let source: ConnectedClient
 
     /// A rehearsal against an empty in-memory store with the built-in types and `configuration`.
     package init(configuration: DaemonConfiguration = DaemonConfiguration(socketPath: "")) {
         self.configuration = configuration
         store = PasteboardStore(registry: .builtIn, historyLimits: configuration.historyLimits)
         let outbox = FrameOutbox(eventLoop: MultiThreadedEventLoopGroup.singleton.next())
-        source = SourceConnection(clientName: "rehearsal", pid: 1, writer: FrameWriter(outbox: outbox), window: configuration.window)
+        source = ConnectedClient(clientName: "rehearsal", pid: 1, writer: FrameWriter(outbox: outbox), window: configuration.window)
     }
 
     /// Handles `message` as a connection handles a new request on a free id.

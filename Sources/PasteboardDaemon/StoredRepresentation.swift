@@ -26,8 +26,8 @@ public struct StoredRepresentation: Sendable {
 
     /// A representation a live source promised.
     public struct Promise: Sendable {
-        /// The connection that produces it.
-        public let owner: SourceConnection
+        /// The client that produces it (see `PromiseOwner`; internal, as the protocol is).
+        let owner: any PromiseOwner
         /// The source's own number for it.
         public let id: Int
     }

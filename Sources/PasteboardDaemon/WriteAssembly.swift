@@ -29,7 +29,7 @@ final class WriteAssembly {
     private let types: [[TypeIdentifier]]
     /// Each eager representation's limit, in the order of `eager`: on disk, or in memory.
     private let limits: [RepresentationLimit]
-    private let source: SourceConnection
+    private let source: any PromiseOwner
     private let window: SharedReceiveWindow
     /// Positions (item, representation) of the eager representations, in the order their bytes arrive.
     private let eager: [(item: Int, representation: Int)]
@@ -45,7 +45,7 @@ final class WriteAssembly {
     private var received: [IncomingBytes] = []
 
     /// Validates the request; throws the error to answer it with.
-    convenience init(_ request: WriteRequest, source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration,
+    convenience init(_ request: WriteRequest, source: any PromiseOwner, registry: TypeRegistry, configuration: DaemonConfiguration,
                      place: SpoolPlace? = nil, sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
@@ -62,7 +62,7 @@ final class WriteAssembly {
     /// credit for bytes stored on disk (credit for bytes held in memory is `receive`'s result).
     /// When the sizes declared for storing leave too little free space, the write is refused
     /// (`storage-failed`) before any byte arrives.
-    init(_ target: Target, items requestItems: [ItemInfo], source: SourceConnection, registry: TypeRegistry, configuration: DaemonConfiguration,
+    init(_ target: Target, items requestItems: [ItemInfo], source: any PromiseOwner, registry: TypeRegistry, configuration: DaemonConfiguration,
          place: SpoolPlace? = nil, sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         let label: String
         if case .pasteboard(let name, _, _) = target { label = name } else { label = "" }

@@ -1,21 +1,22 @@
 import PasteboardProtocol
 import PasteboardTypes
 
-/// A drag session as the daemon holds it: lifted by a source with items, possibly grown by
+/// A drag session as the daemon holds it (the client library's `DragSession` is the source's
+/// handle on one; this is the daemon's record of it): lifted by a source with items, possibly grown by
 /// others while in flight, dropped by one destination, then ended (finished, cancelled or failed).
 ///
 /// Its metadata is readable by every client that may see it; its data only by the destination
 /// that dropped it.
-struct DragSession: Sendable {
+struct DragSessionRecord: Sendable {
     /// A client that contributed items and hears the session's events on its request.
     struct Participant: Sendable {
-        let connection: SourceConnection
+        let client: any PromiseOwner
         let events: AsyncStream<Message>.Continuation
     }
 
     let id: Int
     /// The client that began the session.
-    let source: SourceConnection
+    let source: any PromiseOwner
     let allowed: [DragOperation]
     let restricted: Bool
     let localContext: String?
@@ -23,16 +24,16 @@ struct DragSession: Sendable {
     var participants: [Int: Participant] = [:]
     var state: SessionState = .lifted
     /// Once dropped: the destination and the operation it performs.
-    var dropper: SourceConnection?
+    var dropper: (any PromiseOwner)?
     var operation: DragOperation?
 
     /// True when `client` may see the session (and drop it).
-    func isVisible(to client: SourceConnection) -> Bool {
+    func isVisible(to client: any PromiseOwner) -> Bool {
         !restricted || client.app == source.app
     }
 
     /// The metadata `client` may read.
-    func info(for client: SourceConnection, registry: TypeRegistry) -> SessionInfo {
+    func info(for client: any PromiseOwner, registry: TypeRegistry) -> SessionInfo {
         SessionInfo(
             id: id, app: source.app, client: source.clientName, pid: source.pid,
             allow: allowed, restricted: restricted ? true : nil, state: state,

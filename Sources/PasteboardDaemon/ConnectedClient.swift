@@ -2,13 +2,14 @@ import NIOCore
 import PasteboardProtocol
 import Synchronization
 
-/// A connected client seen as the source of promised representations.
+/// A client's connection as the store sees it: any connected client (a source, a reader, a
+/// drag's destination), with the frames the daemon sends it on its own request ids.
 ///
 /// The daemon asks it for bytes with `produce` requests on daemon request ids (0x80000000 and
 /// up); its answers (a `size`, data frames, or an `error`) are routed here from the connection's
 /// inbound loop to the relay waiting for them. The daemon ends every produce with one terminal
 /// frame (`ok` or `error`) unless the source ended it with an `error` of its own.
-public final class SourceConnection: Sendable, CustomStringConvertible {
+final class ConnectedClient: PromiseOwner {
     private struct State {
         var nextID: UInt32 = ProtocolLimits.daemonRequestIDBase
         var relays: [UInt32: Relay] = [:]
@@ -38,13 +39,13 @@ public final class SourceConnection: Sendable, CustomStringConvertible {
     }
 
     /// "pb (pid 4242)", for error messages.
-    public var description: String { "\(clientName) (pid \(pid))" }
+    var description: String { "\(clientName) (pid \(pid))" }
 
     /// Asks the source to produce a promised representation; the returned relay yields its bytes.
     /// With `descriptor`, the request is a hand-off: its socket goes over the source's hand-off
     /// socket first, and the relay yields only the source's `size` and END.
     /// Throws `source-unavailable` when the source is gone or the descriptor cannot be passed.
-    func produce(_ request: ProduceRequest, descriptor: Int32? = nil) async throws(ProtocolError) -> Relay {
+    func produce(_ request: ProduceRequest, descriptor: Int32?) async throws(ProtocolError) -> Relay {
         let relay = try state.withLock { state throws(ProtocolError) -> Relay in
             if let reason = state.goneReason { throw ProtocolError(.sourceUnavailable, reason) }
             let id = state.nextID

@@ -1,0 +1,111 @@
+import PasteboardProtocol
+
+/// The requests of drag and drop: `drag` and `add` (their items assembled by the connection
+/// as their bytes arrive), then `sessions`, `drop` and `finish`.
+struct DragRequests: Sendable {
+    let context: RequestContext
+
+    /// Validates a `drag`; its assembly then collects the eager bytes (see `begin`). They are
+    /// scratch: they last only as long as the session.
+    func assembly(for request: DragRequest, id: UInt32) throws(ProtocolError) -> WriteAssembly {
+        try WriteAssembly(.drag(request), items: request.items, source: context.client, registry: context.store.registry,
+                          configuration: context.configuration, place: context.store.scratchSpoolPlace, sendCredit: context.creditSender(for: id))
+    }
+
+    /// Validates an `add`; its assembly then collects the eager bytes (see `add`).
+    func assembly(for request: AddItemsRequest, id: UInt32) throws(ProtocolError) -> WriteAssembly {
+        try WriteAssembly(.add(session: request.session), items: request.items, source: context.client, registry: context.store.registry,
+                          configuration: context.configuration, place: context.store.scratchSpoolPlace, sendCredit: context.creditSender(for: id))
+    }
+
+    /// A `drag`'s items have all arrived: begins the session and follows it.
+    nonisolated(nonsending) func begin(_ request: DragRequest, items: [StoredItem], id: UInt32) async throws {
+        var request = request
+        request.timeout = request.timeout ?? context.configuration.sessionTimeout
+        let participation = await context.store.beginSession(request, items: items, source: context.client)
+        context.logger.info("drag session began", metadata: [
+            "session.id": "\(participation.info.id)", "items": "\(items.count)",
+            "allow": "\(participation.info.allow.map(\.rawValue))",
+        ])
+        follow(participation, id: id)
+    }
+
+    /// An `add`'s items have all arrived: adds them to the session and follows it; when they
+    /// cannot be added, their promises are released at once.
+    nonisolated(nonsending) func add(_ items: [StoredItem], to session: Int, id: UInt32) async throws {
+        do {
+            let participation = try await context.store.addItems(items, to: session, from: context.client)
+            context.logger.info("items added to drag session", metadata: ["session.id": "\(session)", "items": "\(items.count)"])
+            follow(participation, id: id)
+        } catch {
+            await context.store.notifyReleased(items)
+            try await context.fail(error, on: id)
+        }
+    }
+
+    /// `sessions`: one session, or every session in flight the client may see.
+    nonisolated(nonsending) func sessions(_ request: SessionsRequest, id: UInt32) async throws {
+        let store = context.store
+        do {
+            let sessions = if let session = request.session {
+                [try await store.sessionInfo(session, for: context.client)]
+            } else {
+                await store.sessionList(for: context.client)
+            }
+            try await context.answer(.sessionList(SessionList(sessions: sessions)), on: id)
+        } catch let error as ProtocolError {
+            try await context.fail(error, on: id)
+        }
+    }
+
+    /// `drop`: a destination's proposal (see `PasteboardStore.drop`).
+    nonisolated(nonsending) func drop(_ request: DropRequest, id: UInt32) async throws {
+        do {
+            let reply = try await context.store.drop(request, by: context.client)
+            context.logger.info("drag session proposal", metadata: [
+                "session.id": "\(request.session.map(String.init) ?? "current")", "operation": "\(request.operation.rawValue)",
+            ])
+            try await context.answer(reply, on: id)
+        } catch let error as ProtocolError {
+            try await context.fail(error, on: id)
+        }
+    }
+
+    /// `finish`: the dropping destination ends the session.
+    nonisolated(nonsending) func finish(_ request: FinishRequest, id: UInt32) async throws {
+        do {
+            try await context.store.finish(request, by: context.client)
+            context.logger.info("drag session finished", metadata: ["session.id": "\(request.session)", "success": "\(request.success)"])
+            try await context.answer(.ok(OK()), on: id)
+        } catch let error as ProtocolError {
+            try await context.fail(error, on: id)
+        }
+    }
+
+    /// Answers a `drag`/`add` with the session, then forwards its events until the terminal `ended`.
+    /// The client's `cancel` leaves the session (and abandons it, for the source that began it).
+    private func follow(_ participation: PasteboardStore.Participation, id: UInt32) {
+        let (store, client, requests, writer) = (context.store, context.client, context.requests, context.writer)
+        let session = participation.info.id
+        _ = requests.reserve(id, window: nil, stop: {
+            // Whether the client cancelled or went away is decided now, in the order its frames
+            // came, not when the store gets to it (by then a client that cancelled and quit is gone).
+            let wentAway = client.isDisconnected
+            Task { await store.leave(session, participant: participation.participant, client: client, wentAway: wentAway) }
+        })
+        requests.attach(Task(executorPreference: context.executor) {
+            do {
+                try await writer.send(.session(participation.info), on: id)
+                for await event in participation.events {
+                    if case .ended = event { requests.remove(id) }
+                    try await writer.send(event, on: id)
+                }
+            } catch {}
+            if requests.contains(id) {
+                // Left without an end (cancelled): the request still owes its terminal answer.
+                requests.remove(id)
+                try? await writer.send(.ended(SessionEnd(outcome: .cancelled, message: "left drag session \(session)")), on: id)
+            }
+        }, to: id)
+    }
+}
