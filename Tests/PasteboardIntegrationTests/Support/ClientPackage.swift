@@ -11,7 +11,7 @@ import XCTest
 /// target only.
 enum ClientPackage {
     /// The repository's root, from this file's path.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()  // Tests/PasteboardIntegrationTests/Support/
     static let directory = repository.appendingPathComponent("Tests/Interop/NotesApp")
     static let scratchPath = repository.appendingPathComponent(".build/client-package")
     /// Where the README snippets' sources are written (git-ignored).
