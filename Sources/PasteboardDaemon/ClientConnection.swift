@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import PasteboardJSON
 import PasteboardProtocol
 import PasteboardTypes
 
