@@ -4,7 +4,7 @@ public struct JSONObjectReader: JSONMembers {
     /// The object's entry on the tape.
     public let object: Int
 
-    public init(tape: JSONTape, object: Int) {
+    @inlinable public init(tape: JSONTape, object: Int) {
         self.tape = tape
         self.object = object
     }
@@ -12,7 +12,7 @@ public struct JSONObjectReader: JSONMembers {
     /// Sets `value` from member `name`: an absent or null member is the field's `absentValue`
     /// (else missing, or null), anything else must be the field's. Members the type does not
     /// list are ignored, so later versions may add optional ones.
-    public mutating func member<Value: JSONField>(_ name: StaticString, _ value: inout Value) throws(JSONError) {
+    @inlinable public mutating func member<Value: JSONField>(_ name: StaticString, _ value: inout Value) throws(JSONError) {
         guard let index = tape.member(name, ofObjectAt: object), tape.entries[index].kind != .null else {
             guard let absent = Value.absentValue else {
                 throw JSONError(tape.member(name, ofObjectAt: object) == nil ? .missing : .null, path: [name.description])

@@ -36,14 +36,14 @@ public struct JSONObjectWriter: JSONMembers {
     }
 
     /// Writes member `name` unless its value is absent (a nil optional).
-    public mutating func member<Value: JSONField>(_ name: StaticString, _ value: inout Value) {
+    @inlinable public mutating func member<Value: JSONField>(_ name: StaticString, _ value: inout Value) {
         guard !value.isAbsent else { return }
         key(name)
         value.writeJSON(to: &self)
     }
 
     /// Writes member `name` unless `value` is absent.
-    public mutating func member<Value: JSONField>(_ name: StaticString, _ value: Value) {
+    @inlinable public mutating func member<Value: JSONField>(_ name: StaticString, _ value: Value) {
         var value = value
         member(name, &value)
     }

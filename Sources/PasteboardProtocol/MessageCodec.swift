@@ -16,7 +16,18 @@ public enum MessageCodec {
 
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
-        try payload.withUnsafeReadableBytes { bytes in Result { () throws(ProtocolError) in try decode(bytes) } }.get()
+        // No `Result`: its generic metadata would be instantiated at first use, in every `pb` run.
+        var failure: ProtocolError?
+        let message = payload.withUnsafeReadableBytes { bytes -> Message? in
+            do throws(ProtocolError) {
+                return try decode(bytes)
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let message else { throw failure! }
+        return message
     }
 
     /// Decodes the payload in `bytes`.
