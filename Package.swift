@@ -36,14 +36,18 @@ let package = Package(
     targets: [
         // System calls SwiftNIO does not offer: peer credentials, detached spawning, fd passing.
         .target(name: "CPasteboardSystem"),
+        // JSON, read and written by hand (one reader, the tape; one writer) for the protocol's messages, the type
+        // declarations and the daemon's archive headers; not a product: nothing outside the package should depend on it,
+        // so it may change with the protocol. No Foundation, so that pb stays free of it.
+        .target(name: "PasteboardJSON"),
         // Type registry: identifiers, conformance, MIME/extension tags, sniffing. No I/O beyond reading declaration files
         // and, lazily, the shared-mime-info subclasses and aliases.
-        .target(name: "PasteboardTypes"),
+        .target(name: "PasteboardTypes", dependencies: ["PasteboardJSON"]),
         // The wire format: frames, messages, error codes, flow-control bookkeeping.
         .target(
             name: "PasteboardProtocol",
             dependencies: [
-                "PasteboardTypes",
+                "PasteboardJSON", "PasteboardTypes",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -51,7 +55,7 @@ let package = Package(
         .target(
             name: "PasteboardDaemon",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "CPasteboardSystem",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "CPasteboardSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -155,16 +159,17 @@ let package = Package(
         ),
         // The libFuzzer binary (built with --sanitize fuzzer -Xswiftc -DFUZZING), else a replayer of inputs.
         .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing"]),
+        .testTarget(name: "PasteboardJSONTests", dependencies: ["PasteboardJSON"]),
         .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardFuzzing"]),
         .testTarget(
             name: "PasteboardProtocolTests",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "PasteboardFuzzing",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "PasteboardFuzzing",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
-        .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol", "CPasteboardSystem"]),
+        .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol", "PasteboardJSON", "CPasteboardSystem"]),
         // What the tests that need a real compositor share: a headless sway of the test's own.
         .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
         .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing", "DisplayTestSupport"]),

@@ -1,5 +1,7 @@
+import PasteboardJSON
+
 /// What a drop does with the dragged items (UIKit's UIDropOperation, without the refusals).
-public enum DragOperation: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+public enum DragOperation: String, Sendable, Equatable, Hashable, Codable, JSONField, CaseIterable {
     /// The destination gets a copy; the source keeps its original.
     case copy
     /// The destination gets the items and the source deletes its originals once the drop finished.
@@ -7,7 +9,7 @@ public enum DragOperation: String, Sendable, Equatable, Hashable, Codable, CaseI
 }
 
 /// A destination's answer to a drag session (UIKit's UIDropProposal operation).
-public enum DropOperation: String, Sendable, Equatable, Hashable, Codable, CaseIterable {
+public enum DropOperation: String, Sendable, Equatable, Hashable, Codable, JSONField, CaseIterable {
     /// The destination ends the drag: nothing is transferred, the session ends cancelled.
     case cancel
     /// The destination refuses the drop; the session stays in flight for another destination.
@@ -19,7 +21,7 @@ public enum DropOperation: String, Sendable, Equatable, Hashable, Codable, CaseI
 }
 
 /// Where a drag session stands.
-public enum SessionState: String, Sendable, Equatable, Codable {
+public enum SessionState: String, Sendable, Equatable, Codable, JSONField {
     /// In flight: items may still be added; any destination may drop it.
     case lifted
     /// One destination dropped it and is loading its items.
@@ -27,7 +29,7 @@ public enum SessionState: String, Sendable, Equatable, Codable {
 }
 
 /// `drag`: begin a drag session. Eager representations' bytes follow as data frames, as in `write`.
-public struct DragRequest: Sendable, Equatable, Codable {
+public struct DragRequest: Sendable, Equatable, JSONObjectCoding {
     /// The dragged items, in order.
     public var items: [ItemInfo]
     /// The operations the source allows; absent means copy only.
@@ -48,8 +50,20 @@ public struct DragRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension DragRequest {
+    public static var decodingStart: DragRequest { DragRequest(items: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("items", &items)
+        try json.member("allow", &allow)
+        try json.member("restricted", &restricted)
+        try json.member("localContext", &localContext)
+        try json.member("timeout", &timeout)
+    }
+}
+
 /// `add`: items for a session in flight (UIKit's itemsForAddingTo). Eager bytes follow as in `write`.
-public struct AddItemsRequest: Sendable, Equatable, Codable {
+public struct AddItemsRequest: Sendable, Equatable, JSONObjectCoding {
     /// The session's id.
     public var session: Int
     /// The added items; they follow the session's current items.
@@ -61,8 +75,17 @@ public struct AddItemsRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension AddItemsRequest {
+    public static var decodingStart: AddItemsRequest { AddItemsRequest(session: 0, items: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("session", &session)
+        try json.member("items", &items)
+    }
+}
+
 /// `session`: a drag session's metadata (never its data).
-public struct SessionInfo: Sendable, Equatable, Codable {
+public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
     /// The session's id, unique for the daemon's lifetime.
     public var id: Int
     /// The source's application.
@@ -101,21 +124,54 @@ public struct SessionInfo: Sendable, Equatable, Codable {
     }
 }
 
+extension SessionInfo {
+    public static var decodingStart: SessionInfo { SessionInfo(id: 0, app: "", client: "", pid: 0, allow: [], restricted: nil, state: .lifted, items: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("id", &id)
+        try json.member("app", &app)
+        try json.member("client", &client)
+        try json.member("pid", &pid)
+        try json.member("allow", &allow)
+        try json.member("restricted", &restricted)
+        try json.member("state", &state)
+        try json.member("items", &items)
+        try json.member("localContext", &localContext)
+        try json.member("operation", &operation)
+    }
+}
+
 /// `sessions`: which sessions to describe.
-public struct SessionsRequest: Sendable, Equatable, Codable {
+public struct SessionsRequest: Sendable, Equatable, JSONObjectCoding {
     /// One session by id (an error when it is not in flight or not visible); absent means all.
     public var session: Int?
     public init(session: Int? = nil) { self.session = session }
 }
 
+extension SessionsRequest {
+    public static var decodingStart: SessionsRequest { SessionsRequest() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("session", &session)
+    }
+}
+
 /// `session-list`: the sessions in flight this client may see, most recent last.
-public struct SessionList: Sendable, Equatable, Codable {
+public struct SessionList: Sendable, Equatable, JSONObjectCoding {
     public var sessions: [SessionInfo]
     public init(sessions: [SessionInfo]) { self.sessions = sessions }
 }
 
+extension SessionList {
+    public static var decodingStart: SessionList { SessionList(sessions: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("sessions", &sessions)
+    }
+}
+
 /// `drop`: a destination's proposal for a session.
-public struct DropRequest: Sendable, Equatable, Codable {
+public struct DropRequest: Sendable, Equatable, JSONObjectCoding {
     /// The session; absent means the most recent session in flight this client may drop.
     public var session: Int?
     /// What the destination does.
@@ -127,8 +183,17 @@ public struct DropRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension DropRequest {
+    public static var decodingStart: DropRequest { DropRequest(operation: .cancel) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("session", &session)
+        try json.member("operation", &operation)
+    }
+}
+
 /// `finish`: the dropping destination is done with a session.
-public struct FinishRequest: Sendable, Equatable, Codable {
+public struct FinishRequest: Sendable, Equatable, JSONObjectCoding {
     /// The session's id.
     public var session: Int
     /// True when the destination took what it needed; the source then hears `finished`.
@@ -146,8 +211,19 @@ public struct FinishRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension FinishRequest {
+    public static var decodingStart: FinishRequest { FinishRequest(session: 0, success: false) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("session", &session)
+        try json.member("success", &success)
+        try json.member("message", &message)
+        try json.member("localContext", &localContext)
+    }
+}
+
 /// `proposed`, `dropped`: which destination did what to the session.
-public struct DestinationReport: Sendable, Equatable, Codable {
+public struct DestinationReport: Sendable, Equatable, JSONObjectCoding {
     /// The destination's proposal.
     public var operation: DropOperation
     /// The destination's application.
@@ -162,8 +238,18 @@ public struct DestinationReport: Sendable, Equatable, Codable {
     }
 }
 
+extension DestinationReport {
+    public static var decodingStart: DestinationReport { DestinationReport(operation: .cancel, app: "", pid: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("operation", &operation)
+        try json.member("app", &app)
+        try json.member("pid", &pid)
+    }
+}
+
 /// How a drag session ended.
-public enum SessionOutcome: String, Sendable, Equatable, Codable {
+public enum SessionOutcome: String, Sendable, Equatable, Codable, JSONField {
     /// The destination finished the drop successfully with `operation`.
     case finished
     /// Nobody dropped it: the source abandoned it, its source went away, a destination cancelled, or it timed out.
@@ -173,7 +259,7 @@ public enum SessionOutcome: String, Sendable, Equatable, Codable {
 }
 
 /// `ended`: a drag session's end, to every source that contributed items.
-public struct SessionEnd: Sendable, Equatable, Codable {
+public struct SessionEnd: Sendable, Equatable, JSONObjectCoding {
     public var outcome: SessionOutcome
     /// The performed operation, when `finished`.
     public var operation: DragOperation?
@@ -190,5 +276,17 @@ public struct SessionEnd: Sendable, Equatable, Codable {
         self.message = message
         self.destinationApp = destinationApp
         self.localContext = localContext
+    }
+}
+
+extension SessionEnd {
+    public static var decodingStart: SessionEnd { SessionEnd(outcome: .failed) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("outcome", &outcome)
+        try json.member("operation", &operation)
+        try json.member("message", &message)
+        try json.member("destinationApp", &destinationApp)
+        try json.member("localContext", &localContext)
     }
 }

@@ -1,6 +1,8 @@
+import PasteboardJSON
+
 /// Stable error codes carried by `error` messages. The raw values are part of protocol v1:
 /// they never change meaning, and clients may match on them.
-public enum ErrorCode: String, Sendable, Codable, CaseIterable {
+public enum ErrorCode: String, Sendable, Codable, CaseIterable, JSONField {
     /// The peers speak different protocol versions. Fatal.
     case versionMismatch = "version-mismatch"
     /// A frame other than `hello` arrived before the handshake finished. Fatal.
@@ -53,7 +55,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
 }
 
 /// An error reported by the peer (or detected locally) with a stable code and a human message.
-public struct ProtocolError: Error, Sendable, Equatable, Codable, CustomStringConvertible {
+public struct ProtocolError: Error, Sendable, Equatable, JSONObjectCoding, CustomStringConvertible {
     /// The stable code.
     public var code: ErrorCode
     /// One line for humans.
@@ -67,13 +69,15 @@ public struct ProtocolError: Error, Sendable, Equatable, Codable, CustomStringCo
 
     public var description: String { message }
 
-    enum CodingKeys: String, CodingKey { case code, message }
+    public static var decodingStart: ProtocolError { ProtocolError(.internal, "") }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let raw = try container.decode(String.self, forKey: .code)
-        // An unknown code from a newer peer still carries its message.
-        self.code = ErrorCode(rawValue: raw) ?? .internal
-        self.message = try container.decodeIfPresent(String.self, forKey: .message) ?? raw
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        var code = code.rawValue
+        var message: String? = message
+        try json.member("code", &code)
+        try json.member("message", &message)
+        // An unknown code from a newer peer still carries its message; a missing message is the code.
+        self.code = ErrorCode(rawValue: code) ?? .internal
+        self.message = message ?? code
     }
 }

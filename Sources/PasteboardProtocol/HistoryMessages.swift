@@ -1,5 +1,7 @@
+import PasteboardJSON
+
 /// `history`: describe the general pasteboard's history, from entry `start` on.
-public struct HistoryRequest: Sendable, Equatable, Codable {
+public struct HistoryRequest: Sendable, Equatable, JSONObjectCoding {
     /// The index of the first entry to describe (absent: 0, the newest). An answer holds as many
     /// entries as fit in one frame; when it says `more`, ask again from the next index.
     public var start: Int?
@@ -7,8 +9,16 @@ public struct HistoryRequest: Sendable, Equatable, Codable {
     public init(start: Int? = nil) { self.start = start }
 }
 
+extension HistoryRequest {
+    public static var decodingStart: HistoryRequest { HistoryRequest() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("start", &start)
+    }
+}
+
 /// `history-search`: the text to look for in the general pasteboard's history.
-public struct HistorySearchRequest: Sendable, Equatable, Codable {
+public struct HistorySearchRequest: Sendable, Equatable, JSONObjectCoding {
     /// Matched case-insensitively as a substring of each entry's text representations; never empty.
     public var text: String
     /// Search the entries from this index on (absent: 0), as in `history`.
@@ -20,16 +30,33 @@ public struct HistorySearchRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension HistorySearchRequest {
+    public static var decodingStart: HistorySearchRequest { HistorySearchRequest(text: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("text", &text)
+        try json.member("start", &start)
+    }
+}
+
 /// `history-restore`: which history entry becomes the general pasteboard's content again.
-public struct HistoryRestoreRequest: Sendable, Equatable, Codable {
+public struct HistoryRestoreRequest: Sendable, Equatable, JSONObjectCoding {
     /// The entry's index in the history as listed now: 0 is the newest.
     public var index: Int
 
     public init(index: Int) { self.index = index }
 }
 
+extension HistoryRestoreRequest {
+    public static var decodingStart: HistoryRestoreRequest { HistoryRestoreRequest(index: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("index", &index)
+    }
+}
+
 /// `history-list`: the answer to `history` and `history-search`.
-public struct HistoryList: Sendable, Equatable, Codable {
+public struct HistoryList: Sendable, Equatable, JSONObjectCoding {
     /// The entries, newest first (for a search, only those that match).
     public var entries: [HistoryEntryInfo]
     /// True when entries after the last one were left out to fit the answer in one frame: ask
@@ -42,9 +69,18 @@ public struct HistoryList: Sendable, Equatable, Codable {
     }
 }
 
+extension HistoryList {
+    public static var decodingStart: HistoryList { HistoryList(entries: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("entries", &entries)
+        try json.member("more", &more)
+    }
+}
+
 /// One entry of the general pasteboard's history as described on the wire: an earlier (or the
 /// current) content, never its data.
-public struct HistoryEntryInfo: Sendable, Equatable, Codable {
+public struct HistoryEntryInfo: Sendable, Equatable, JSONObjectCoding {
     /// The entry's index in the whole history: 0 is the newest. `history-restore` takes it.
     public var index: Int
     /// The general pasteboard's change count when this content was written (or restored).
@@ -69,5 +105,19 @@ public struct HistoryEntryInfo: Sendable, Equatable, Codable {
         self.size = size
         self.preview = preview
         self.items = items
+    }
+}
+
+extension HistoryEntryInfo {
+    public static var decodingStart: HistoryEntryInfo { HistoryEntryInfo(index: 0, changeCount: 0, time: 0, size: 0, items: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("index", &index)
+        try json.member("changeCount", &changeCount)
+        try json.member("time", &time)
+        try json.member("current", &current)
+        try json.member("size", &size)
+        try json.member("preview", &preview)
+        try json.member("items", &items)
     }
 }

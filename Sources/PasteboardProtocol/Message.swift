@@ -1,3 +1,4 @@
+import PasteboardJSON
 import PasteboardTypes
 
 /// Control messages of protocol v1. On the wire each is one JSON object whose `op` member
@@ -128,7 +129,7 @@ public enum Message: Sendable, Equatable {
 }
 
 /// The client's opening message.
-public struct Hello: Sendable, Equatable, Codable {
+public struct Hello: Sendable, Equatable, JSONObjectCoding {
     /// The protocol version the client speaks.
     public var version: Int
     /// A short name for logs ("pb", "gallery", an app name).
@@ -147,8 +148,19 @@ public struct Hello: Sendable, Equatable, Codable {
     }
 }
 
+extension Hello {
+    public static var decodingStart: Hello { Hello(client: "", pid: nil) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("version", &version)
+        try json.member("client", &client)
+        try json.member("pid", &pid)
+        try json.member("app", &app)
+    }
+}
+
 /// The daemon's answer to `hello`.
-public struct Welcome: Sendable, Equatable, Codable {
+public struct Welcome: Sendable, Equatable, JSONObjectCoding {
     /// The protocol version the daemon speaks.
     public var version: Int
     /// The daemon's name and release, for humans.
@@ -174,6 +186,19 @@ public struct Welcome: Sendable, Equatable, Codable {
 }
 
 extension Welcome {
+    public static var decodingStart: Welcome { Welcome(daemon: "", pid: 0, maxFrameLength: 0, window: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("version", &version)
+        try json.member("daemon", &daemon)
+        try json.member("pid", &pid)
+        try json.member("maxFrameLength", &maxFrameLength)
+        try json.member("window", &window)
+        try json.member("handoff", &handoff)
+    }
+}
+
+extension Welcome {
     /// The largest `window` a client takes from a daemon: 1 TiB, the most `pasteboardd --window` sets.
     public static let maximumWindow = 1 << 40
 
@@ -194,7 +219,7 @@ extension Welcome {
 /// The daemon's offer of descriptor hand-off (see pasteboard-protocol(7), HAND-OFF): a client
 /// that connects to `path` and writes `token` receives, on that socket, its ends of the
 /// transfers it asks to be handed off.
-public struct HandoffOffer: Sendable, Equatable, Codable {
+public struct HandoffOffer: Sendable, Equatable, JSONObjectCoding {
     /// The hand-off socket's absolute path.
     public var path: String
     /// This connection's secret: 32 lowercase hexadecimal characters.
@@ -206,11 +231,28 @@ public struct HandoffOffer: Sendable, Equatable, Codable {
     }
 }
 
+extension HandoffOffer {
+    public static var decodingStart: HandoffOffer { HandoffOffer(path: "", token: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("path", &path)
+        try json.member("token", &token)
+    }
+}
+
 /// A successful, terminal answer.
-public struct OK: Sendable, Equatable, Codable {
+public struct OK: Sendable, Equatable, JSONObjectCoding {
     /// The pasteboard's change count after the request, when the request concerned one.
     public var changeCount: Int?
     public init(changeCount: Int? = nil) { self.changeCount = changeCount }
+}
+
+extension OK {
+    public static var decodingStart: OK { OK() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("changeCount", &changeCount)
+    }
 }
 
 /// A representation as described on the wire: its type and, when known, its size.
@@ -218,7 +260,7 @@ public struct OK: Sendable, Equatable, Codable {
 /// In a `write`, a representation is eager (its bytes follow as data frames), a promise
 /// (`promise` set: the writer produces the bytes when a destination loads them), or a file
 /// (`file` set: the daemon reads the file when a destination loads it).
-public struct RepresentationInfo: Sendable, Equatable, Codable {
+public struct RepresentationInfo: Sendable, Equatable, JSONObjectCoding {
     /// A type identifier (UTI such as `public.png`, or `dyn.mime.<mime>`).
     public var type: String
     /// Byte count, when known.
@@ -251,8 +293,23 @@ public struct RepresentationInfo: Sendable, Equatable, Codable {
     }
 }
 
+extension RepresentationInfo {
+    public static var decodingStart: RepresentationInfo { RepresentationInfo(type: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("type", &type)
+        try json.member("size", &size)
+        try json.member("mimeType", &mimeType)
+        try json.member("promise", &promise)
+        try json.member("file", &file)
+        try json.member("openInPlace", &openInPlace)
+        try json.member("lazy", &lazy)
+        try json.member("unavailable", &unavailable)
+    }
+}
+
 /// Who may load an item's representations.
-public enum ItemVisibility: String, Sendable, Equatable, Codable {
+public enum ItemVisibility: String, Sendable, Equatable, Codable, JSONField {
     /// Any process of the user.
     case all
     /// Only the process that wrote the item.
@@ -260,7 +317,7 @@ public enum ItemVisibility: String, Sendable, Equatable, Codable {
 }
 
 /// An item as described on the wire: its representations in fidelity order (best first).
-public struct ItemInfo: Sendable, Equatable, Codable {
+public struct ItemInfo: Sendable, Equatable, JSONObjectCoding {
     public var representations: [RepresentationInfo]
     /// A file name a destination may use when saving the item.
     public var suggestedName: String?
@@ -288,8 +345,19 @@ public struct ItemInfo: Sendable, Equatable, Codable {
     }
 }
 
+extension ItemInfo {
+    public static var decodingStart: ItemInfo { ItemInfo(representations: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("representations", &representations)
+        try json.member("suggestedName", &suggestedName)
+        try json.member("visibility", &visibility)
+        try json.member("sensitive", &sensitive)
+    }
+}
+
 /// `write`: the items that replace the pasteboard's content.
-public struct WriteRequest: Sendable, Equatable, Codable {
+public struct WriteRequest: Sendable, Equatable, JSONObjectCoding {
     /// The pasteboard's name.
     public var pasteboard: String
     /// Items in order; their representations' bytes follow as data frames, in the same order.
@@ -307,9 +375,20 @@ public struct WriteRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension WriteRequest {
+    public static var decodingStart: WriteRequest { WriteRequest(pasteboard: "", items: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("pasteboard", &pasteboard)
+        try json.member("items", &items)
+        try json.member("expire", &expire)
+        try json.member("ifChangeCount", &ifChangeCount)
+    }
+}
+
 /// `read`: which item, and the accepted types in the destination's preference order.
 /// The item is on a pasteboard, or (with `session`) in a drag session this client dropped.
-public struct ReadRequest: Sendable, Equatable, Codable {
+public struct ReadRequest: Sendable, Equatable, JSONObjectCoding {
     /// The pasteboard's name; absent when `session` is set.
     public var pasteboard: String?
     /// A drag session's id, instead of a pasteboard.
@@ -341,8 +420,22 @@ public struct ReadRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension ReadRequest {
+    public static var decodingStart: ReadRequest { ReadRequest() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("pasteboard", &pasteboard)
+        try json.member("session", &session)
+        try json.member("item", &item)
+        try json.member("accept", &accept)
+        try json.member("openInPlace", &openInPlace)
+        try json.member("handoff", &handoff)
+        try json.member("handoffFile", &handoffFile)
+    }
+}
+
 /// `representation`: the daemon's choice for a `read`.
-public struct RepresentationHeader: Sendable, Equatable, Codable {
+public struct RepresentationHeader: Sendable, Equatable, JSONObjectCoding {
     /// The pasteboard's change count the data belongs to.
     public var changeCount: Int
     /// The item's index.
@@ -375,8 +468,23 @@ public struct RepresentationHeader: Sendable, Equatable, Codable {
     }
 }
 
+extension RepresentationHeader {
+    public static var decodingStart: RepresentationHeader { RepresentationHeader(changeCount: 0, item: 0, index: 0, type: "", size: nil, mimeType: nil) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("changeCount", &changeCount)
+        try json.member("item", &item)
+        try json.member("index", &index)
+        try json.member("type", &type)
+        try json.member("size", &size)
+        try json.member("mimeType", &mimeType)
+        try json.member("path", &path)
+        try json.member("handoff", &handoff)
+    }
+}
+
 /// `clear`: the pasteboard, and optionally the change count it must still have.
-public struct ClearRequest: Sendable, Equatable, Codable {
+public struct ClearRequest: Sendable, Equatable, JSONObjectCoding {
     public var pasteboard: String
     /// When set, the pasteboard is cleared only if its change count is still this value;
     /// otherwise nothing changes and `ok` carries the current change count.
@@ -387,14 +495,31 @@ public struct ClearRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension ClearRequest {
+    public static var decodingStart: ClearRequest { ClearRequest(pasteboard: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("pasteboard", &pasteboard)
+        try json.member("ifChangeCount", &ifChangeCount)
+    }
+}
+
 /// `list`, `watch`: a request that names only a pasteboard.
-public struct PasteboardRequest: Sendable, Equatable, Codable {
+public struct PasteboardRequest: Sendable, Equatable, JSONObjectCoding {
     public var pasteboard: String
     public init(pasteboard: String) { self.pasteboard = pasteboard }
 }
 
+extension PasteboardRequest {
+    public static var decodingStart: PasteboardRequest { PasteboardRequest(pasteboard: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("pasteboard", &pasteboard)
+    }
+}
+
 /// `items` and `changed`: a pasteboard's change count and items.
-public struct ItemsReply: Sendable, Equatable, Codable {
+public struct ItemsReply: Sendable, Equatable, JSONObjectCoding {
     public var pasteboard: String
     public var changeCount: Int
     public var items: [ItemInfo]
@@ -406,14 +531,32 @@ public struct ItemsReply: Sendable, Equatable, Codable {
     }
 }
 
+extension ItemsReply {
+    public static var decodingStart: ItemsReply { ItemsReply(pasteboard: "", changeCount: 0, items: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("pasteboard", &pasteboard)
+        try json.member("changeCount", &changeCount)
+        try json.member("items", &items)
+    }
+}
+
 /// `credit`: more payload bytes the data sender may send on this request.
-public struct Credit: Sendable, Equatable, Codable {
+public struct Credit: Sendable, Equatable, JSONObjectCoding {
     public var bytes: Int
     public init(bytes: Int) { self.bytes = bytes }
 }
 
+extension Credit {
+    public static var decodingStart: Credit { Credit(bytes: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("bytes", &bytes)
+    }
+}
+
 /// `progress`: bytes delivered so far of one load.
-public struct ProgressReport: Sendable, Equatable, Codable {
+public struct ProgressReport: Sendable, Equatable, JSONObjectCoding {
     /// Bytes delivered to the destination so far.
     public var completed: Int
     /// The total byte count, when known.
@@ -424,14 +567,31 @@ public struct ProgressReport: Sendable, Equatable, Codable {
     }
 }
 
+extension ProgressReport {
+    public static var decodingStart: ProgressReport { ProgressReport(completed: 0, total: nil) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("completed", &completed)
+        try json.member("total", &total)
+    }
+}
+
 /// `declare`: type declarations an app brings with it (the format of pasteboard-types(5)).
-public struct DeclareRequest: Sendable, Equatable, Codable {
+public struct DeclareRequest: Sendable, Equatable, JSONObjectCoding {
     public var types: [TypeDeclaration]
     public init(types: [TypeDeclaration]) { self.types = types }
 }
 
+extension DeclareRequest {
+    public static var decodingStart: DeclareRequest { DeclareRequest(types: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("types", &types)
+    }
+}
+
 /// `produce`: which promised representation the daemon needs, and why.
-public struct ProduceRequest: Sendable, Equatable, Codable {
+public struct ProduceRequest: Sendable, Equatable, JSONObjectCoding {
     /// The number the source gave the promise in its `write`.
     public var promise: Int
     /// The pasteboard holding the item (absent for an item of a drag session).
@@ -466,14 +626,45 @@ public struct ProduceRequest: Sendable, Equatable, Codable {
     }
 }
 
+extension ProduceRequest {
+    public static var decodingStart: ProduceRequest { ProduceRequest(promise: 0, pasteboard: nil, item: 0, type: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("promise", &promise)
+        try json.member("pasteboard", &pasteboard)
+        try json.member("session", &session)
+        try json.member("item", &item)
+        try json.member("type", &type)
+        try json.member("capture", &capture)
+        try json.member("destinationPID", &destinationPID)
+        try json.member("handoff", &handoff)
+    }
+}
+
 /// `size`: the byte count a source will produce.
-public struct SizeDeclaration: Sendable, Equatable, Codable {
+public struct SizeDeclaration: Sendable, Equatable, JSONObjectCoding {
     public var bytes: Int
     public init(bytes: Int) { self.bytes = bytes }
 }
 
+extension SizeDeclaration {
+    public static var decodingStart: SizeDeclaration { SizeDeclaration(bytes: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("bytes", &bytes)
+    }
+}
+
 /// `released`: promises of this connection that left every pasteboard (replaced or cleared).
-public struct Released: Sendable, Equatable, Codable {
+public struct Released: Sendable, Equatable, JSONObjectCoding {
     public var promises: [Int]
     public init(promises: [Int]) { self.promises = promises }
+}
+
+extension Released {
+    public static var decodingStart: Released { Released(promises: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("promises", &promises)
+    }
 }

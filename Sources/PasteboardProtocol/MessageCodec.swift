@@ -1,44 +1,55 @@
 import NIOCore
+import PasteboardJSON
 import PasteboardTypes
 
-/// JSON encoding of control messages: one object, `op` plus the payload's fields.
+/// JSON encoding of control messages: one object, `op` plus the payload's fields, each payload
+/// written and read through its one members list (`JSONObjectCoding`).
 /// Unknown members are ignored (so later versions may add optional fields).
 public enum MessageCodec {
     /// Encodes `message` as the UTF-8 JSON payload of a message frame.
     public static func encode(_ message: Message) -> ByteBuffer {
-        // Encoding our own Codable structs cannot fail; a failure would be a programming error.
-        let bytes = HotMessageCoding.encode(message) ?? (try! JSONBytesEncoder.encode(message))
-        return ByteBuffer(bytes: bytes)
+        var writer = JSONObjectWriter(op: message.op)
+        message.writePayload(to: &writer)
+        writer.close()
+        return ByteBuffer(bytes: writer.output)
     }
 
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
-        if let message = payload.withUnsafeReadableBytes({ HotMessageCoding.decode($0) }) { return message }
-        let value: JSONValue
+        // No `Result`: its generic metadata would be instantiated at first use, in every `pb` run.
+        var failure: ProtocolError?
+        let message = payload.withUnsafeReadableBytes { bytes -> Message? in
+            do throws(ProtocolError) {
+                return try decode(bytes)
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let message else { throw failure! }
+        return message
+    }
+
+    /// Decodes the payload in `bytes`.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> Message {
+        let tape: JSONTape
         do {
-            value = try JSONValue.parse(payload.readableBytesView)
+            tape = try JSONTape(bytes)
         } catch {
             throw ProtocolError(.malformedMessage, "payload is not JSON: \(error)")
         }
+        guard tape.entries[0].kind == .object else { throw ProtocolError(.malformedMessage, "payload is not a JSON object") }
+        var reader = JSONObjectReader(tape: tape, object: 0)
+        let message: Message?
+        var op = ""
         do {
-            return try JSONTreeDecoder.decode(Message.self, from: value)
-        } catch let error as ProtocolError {
-            throw error
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw ProtocolError(.malformedMessage, "missing field '\(Self.path(context.codingPath + [key]))'")
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))' has the wrong type")
-        } catch let DecodingError.valueNotFound(_, context) {
-            throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))' is null")
-        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw ProtocolError(.malformedMessage, "field '\(Self.path(context.codingPath))': \(context.debugDescription)")
+            try reader.member("op", &op)
+            message = try Message(op: op, reading: &reader)
         } catch {
-            throw ProtocolError(.malformedMessage, "payload is not a JSON object")
+            throw ProtocolError(.malformedMessage, error.description)
         }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        guard let message else { throw ProtocolError(.unknownMessage, "unknown message op '\(op)'") }
+        return message
     }
 }
 
@@ -54,90 +65,86 @@ extension Frame {
     }
 }
 
-extension Message: Codable {
-    private enum TypeKey: String, CodingKey { case op }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: TypeKey.self)
-        let type = try container.decode(String.self, forKey: .op)
-        switch type {
-        case "hello": self = .hello(try Hello(from: decoder))
-        case "welcome": self = .welcome(try Welcome(from: decoder))
-        case "error": self = .error(try ProtocolError(from: decoder))
-        case "ok": self = .ok(try OK(from: decoder))
-        case "write": self = .write(try WriteRequest(from: decoder))
-        case "read": self = .read(try ReadRequest(from: decoder))
-        case "representation": self = .representation(try RepresentationHeader(from: decoder))
-        case "list": self = .list(try PasteboardRequest(from: decoder))
-        case "items": self = .items(try ItemsReply(from: decoder))
-        case "clear": self = .clear(try ClearRequest(from: decoder))
-        case "watch": self = .watch(try PasteboardRequest(from: decoder))
-        case "changed": self = .changed(try ItemsReply(from: decoder))
-        case "credit": self = .credit(try Credit(from: decoder))
+extension Message {
+    /// The message `op` names, its payload read from `reader`; nil for an op this version does not know.
+    init?(op: String, reading reader: inout JSONObjectReader) throws(JSONError) {
+        switch op {
+        case "hello": self = .hello(try Hello(reading: &reader))
+        case "welcome": self = .welcome(try Welcome(reading: &reader))
+        case "error": self = .error(try ProtocolError(reading: &reader))
+        case "ok": self = .ok(try OK(reading: &reader))
+        case "write": self = .write(try WriteRequest(reading: &reader))
+        case "read": self = .read(try ReadRequest(reading: &reader))
+        case "representation": self = .representation(try RepresentationHeader(reading: &reader))
+        case "list": self = .list(try PasteboardRequest(reading: &reader))
+        case "items": self = .items(try ItemsReply(reading: &reader))
+        case "clear": self = .clear(try ClearRequest(reading: &reader))
+        case "watch": self = .watch(try PasteboardRequest(reading: &reader))
+        case "changed": self = .changed(try ItemsReply(reading: &reader))
+        case "credit": self = .credit(try Credit(reading: &reader))
         case "cancel": self = .cancel
-        case "progress": self = .progress(try ProgressReport(from: decoder))
-        case "declare": self = .declare(try DeclareRequest(from: decoder))
-        case "types": self = .types(try TypesRequest(from: decoder))
-        case "type-list": self = .typeList(try TypeList(from: decoder))
-        case "produce": self = .produce(try ProduceRequest(from: decoder))
-        case "size": self = .size(try SizeDeclaration(from: decoder))
-        case "released": self = .released(try Released(from: decoder))
+        case "progress": self = .progress(try ProgressReport(reading: &reader))
+        case "declare": self = .declare(try DeclareRequest(reading: &reader))
+        case "types": self = .types(try TypesRequest(reading: &reader))
+        case "type-list": self = .typeList(try TypeList(reading: &reader))
+        case "produce": self = .produce(try ProduceRequest(reading: &reader))
+        case "size": self = .size(try SizeDeclaration(reading: &reader))
+        case "released": self = .released(try Released(reading: &reader))
         case "relinquish": self = .relinquish
         case "attach": self = .attach
-        case "drag": self = .drag(try DragRequest(from: decoder))
-        case "add": self = .add(try AddItemsRequest(from: decoder))
-        case "session": self = .session(try SessionInfo(from: decoder))
-        case "sessions": self = .sessions(try SessionsRequest(from: decoder))
-        case "session-list": self = .sessionList(try SessionList(from: decoder))
-        case "drop": self = .drop(try DropRequest(from: decoder))
-        case "finish": self = .finish(try FinishRequest(from: decoder))
-        case "proposed": self = .proposed(try DestinationReport(from: decoder))
-        case "dropped": self = .dropped(try DestinationReport(from: decoder))
-        case "ended": self = .ended(try SessionEnd(from: decoder))
-        case "history": self = .history(try HistoryRequest(from: decoder))
-        case "history-search": self = .historySearch(try HistorySearchRequest(from: decoder))
-        case "history-list": self = .historyList(try HistoryList(from: decoder))
-        case "history-restore": self = .historyRestore(try HistoryRestoreRequest(from: decoder))
+        case "drag": self = .drag(try DragRequest(reading: &reader))
+        case "add": self = .add(try AddItemsRequest(reading: &reader))
+        case "session": self = .session(try SessionInfo(reading: &reader))
+        case "sessions": self = .sessions(try SessionsRequest(reading: &reader))
+        case "session-list": self = .sessionList(try SessionList(reading: &reader))
+        case "drop": self = .drop(try DropRequest(reading: &reader))
+        case "finish": self = .finish(try FinishRequest(reading: &reader))
+        case "proposed": self = .proposed(try DestinationReport(reading: &reader))
+        case "dropped": self = .dropped(try DestinationReport(reading: &reader))
+        case "ended": self = .ended(try SessionEnd(reading: &reader))
+        case "history": self = .history(try HistoryRequest(reading: &reader))
+        case "history-search": self = .historySearch(try HistorySearchRequest(reading: &reader))
+        case "history-list": self = .historyList(try HistoryList(reading: &reader))
+        case "history-restore": self = .historyRestore(try HistoryRestoreRequest(reading: &reader))
         case "history-clear": self = .historyClear
-        default: throw ProtocolError(.unknownMessage, "unknown message op '\(type)'")
+        default: return nil
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: TypeKey.self)
-        try container.encode(op, forKey: .op)
+    /// Writes the payload's members after `op`.
+    func writePayload(to writer: inout JSONObjectWriter) {
         switch self {
-        case .hello(let value): try value.encode(to: encoder)
-        case .welcome(let value): try value.encode(to: encoder)
-        case .error(let value): try value.encode(to: encoder)
-        case .ok(let value): try value.encode(to: encoder)
-        case .write(let value): try value.encode(to: encoder)
-        case .read(let value): try value.encode(to: encoder)
-        case .representation(let value): try value.encode(to: encoder)
-        case .list(let value), .watch(let value): try value.encode(to: encoder)
-        case .clear(let value): try value.encode(to: encoder)
-        case .items(let value), .changed(let value): try value.encode(to: encoder)
-        case .credit(let value): try value.encode(to: encoder)
-        case .progress(let value): try value.encode(to: encoder)
-        case .declare(let value): try value.encode(to: encoder)
-        case .types(let value): try value.encode(to: encoder)
-        case .typeList(let value): try value.encode(to: encoder)
-        case .produce(let value): try value.encode(to: encoder)
-        case .size(let value): try value.encode(to: encoder)
-        case .released(let value): try value.encode(to: encoder)
-        case .drag(let value): try value.encode(to: encoder)
-        case .add(let value): try value.encode(to: encoder)
-        case .session(let value): try value.encode(to: encoder)
-        case .sessionList(let value): try value.encode(to: encoder)
-        case .drop(let value): try value.encode(to: encoder)
-        case .finish(let value): try value.encode(to: encoder)
-        case .proposed(let value), .dropped(let value): try value.encode(to: encoder)
-        case .ended(let value): try value.encode(to: encoder)
-        case .sessions(let value): try value.encode(to: encoder)
-        case .history(let value): try value.encode(to: encoder)
-        case .historySearch(let value): try value.encode(to: encoder)
-        case .historyList(let value): try value.encode(to: encoder)
-        case .historyRestore(let value): try value.encode(to: encoder)
+        case .hello(let value): value.writeMembers(to: &writer)
+        case .welcome(let value): value.writeMembers(to: &writer)
+        case .error(let value): value.writeMembers(to: &writer)
+        case .ok(let value): value.writeMembers(to: &writer)
+        case .write(let value): value.writeMembers(to: &writer)
+        case .read(let value): value.writeMembers(to: &writer)
+        case .representation(let value): value.writeMembers(to: &writer)
+        case .list(let value), .watch(let value): value.writeMembers(to: &writer)
+        case .clear(let value): value.writeMembers(to: &writer)
+        case .items(let value), .changed(let value): value.writeMembers(to: &writer)
+        case .credit(let value): value.writeMembers(to: &writer)
+        case .progress(let value): value.writeMembers(to: &writer)
+        case .declare(let value): value.writeMembers(to: &writer)
+        case .types(let value): value.writeMembers(to: &writer)
+        case .typeList(let value): value.writeMembers(to: &writer)
+        case .produce(let value): value.writeMembers(to: &writer)
+        case .size(let value): value.writeMembers(to: &writer)
+        case .released(let value): value.writeMembers(to: &writer)
+        case .drag(let value): value.writeMembers(to: &writer)
+        case .add(let value): value.writeMembers(to: &writer)
+        case .session(let value): value.writeMembers(to: &writer)
+        case .sessionList(let value): value.writeMembers(to: &writer)
+        case .drop(let value): value.writeMembers(to: &writer)
+        case .finish(let value): value.writeMembers(to: &writer)
+        case .proposed(let value), .dropped(let value): value.writeMembers(to: &writer)
+        case .ended(let value): value.writeMembers(to: &writer)
+        case .sessions(let value): value.writeMembers(to: &writer)
+        case .history(let value): value.writeMembers(to: &writer)
+        case .historySearch(let value): value.writeMembers(to: &writer)
+        case .historyList(let value): value.writeMembers(to: &writer)
+        case .historyRestore(let value): value.writeMembers(to: &writer)
         case .cancel, .relinquish, .attach, .historyClear: break
         }
     }

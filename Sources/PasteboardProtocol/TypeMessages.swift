@@ -1,7 +1,8 @@
+import PasteboardJSON
 import PasteboardTypes
 
 /// `types`: describe the daemon's type declarations, from declaration `start` on.
-public struct TypesRequest: Sendable, Equatable, Codable {
+public struct TypesRequest: Sendable, Equatable, JSONObjectCoding {
     /// The index of the first declaration to describe (absent: 0). An answer holds as many
     /// declarations as fit in one frame; when it says `more`, ask again from the next index.
     public var start: Int?
@@ -9,8 +10,16 @@ public struct TypesRequest: Sendable, Equatable, Codable {
     public init(start: Int? = nil) { self.start = start }
 }
 
+extension TypesRequest {
+    public static var decodingStart: TypesRequest { TypesRequest() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("start", &start)
+    }
+}
+
 /// `type-list`: the answer to `types`.
-public struct TypeList: Sendable, Equatable, Codable {
+public struct TypeList: Sendable, Equatable, JSONObjectCoding {
     /// Changes whenever the daemon's declarations change (an app declares or replaces a type, a
     /// reload of `types.d`): a client that reads several answers starts again when it differs.
     public var generation: Int
@@ -28,8 +37,18 @@ public struct TypeList: Sendable, Equatable, Codable {
     }
 }
 
+extension TypeList {
+    public static var decodingStart: TypeList { TypeList(generation: 0, types: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("generation", &generation)
+        try json.member("types", &types)
+        try json.member("more", &more)
+    }
+}
+
 /// One declaration the daemon holds, and where it came from.
-public struct TypeDeclarationInfo: Sendable, Equatable, Codable {
+public struct TypeDeclarationInfo: Sendable, Equatable, JSONObjectCoding {
     /// The declaration, in the format of pasteboard-types(5).
     public var declaration: TypeDeclaration
     /// Where it came from: ``builtIn``, ``file`` (see `file`) or ``app`` (see `app`). A client
@@ -66,5 +85,17 @@ public struct TypeDeclarationInfo: Sendable, Equatable, Codable {
         case Self.app: "declared by \(app ?? "an app")"
         default: source
         }
+    }
+}
+
+extension TypeDeclarationInfo {
+    public static var decodingStart: TypeDeclarationInfo { TypeDeclarationInfo(declaration: TypeDeclaration(identifier: "public.data"), source: "") }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("declaration", &declaration)
+        try json.member("source", &source)
+        try json.member("file", &file)
+        try json.member("app", &app)
+        try json.member("abridged", &abridged)
     }
 }

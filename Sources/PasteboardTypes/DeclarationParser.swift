@@ -1,3 +1,5 @@
+import PasteboardJSON
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

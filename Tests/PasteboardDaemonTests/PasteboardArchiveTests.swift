@@ -1,6 +1,7 @@
 @testable import PasteboardDaemon
 import NIOCore
 import PasteboardProtocol
+import PasteboardJSON
 import XCTest
 
 /// The archive header every durable copy writes is written by hand; its bytes must be the ones

@@ -1,4 +1,5 @@
 import NIOCore
+import PasteboardJSON
 import PasteboardProtocol
 import PasteboardTypes
 

@@ -1,3 +1,4 @@
+import PasteboardJSON
 import PasteboardProtocol
 
 extension TypeList {

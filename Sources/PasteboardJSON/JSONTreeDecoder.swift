@@ -1,4 +1,3 @@
-import PasteboardTypes
 
 /// Decodes `Decodable` values from JSON parsed into a `JSONValue` tree by PasteboardTypes'
 /// hand-written parser.

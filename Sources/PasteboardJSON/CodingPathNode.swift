@@ -1,6 +1,10 @@
 /// A coding path as a chain of keys from the innermost outwards, so that descending into a
 /// value costs one small node instead of copying an array of keys. The array is built only
 /// when asked for (in practice, for an error message).
+///
+/// Unchecked: `any CodingKey` is not `Sendable`, so the compiler cannot prove the class is. It
+/// is: both properties are `let`, set once in `init`, and a node lives only while one value is
+/// encoded or decoded on one thread; nothing mutates a node or a key after it is made.
 final class CodingPathNode: @unchecked Sendable {
     let parent: CodingPathNode?
     let key: any CodingKey

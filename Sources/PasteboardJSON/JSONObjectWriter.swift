@@ -1,68 +1,69 @@
-/// Writes one JSON object's members, compact, in the order given, as `JSONBytesEncoder` does.
-package struct JSONObjectWriter {
+/// The one JSON writer: an object's members, compact, in the order given. A `JSONObjectCoding`
+/// writes its members through it (see `JSONMembers`); the archive headers call it directly.
+public struct JSONObjectWriter: JSONMembers {
+    public typealias Failure = Never
     /// The JSON written so far.
-    package var output: [UInt8] = []
-    /// Whether a member was written (the next one is preceded by a comma).
+    public var output: [UInt8] = []
+    /// Whether the object being written has a member (the next one is preceded by a comma).
     private var hasMembers = false
 
     /// Starts an object.
-    package init() {
+    public init() {
         output.reserveCapacity(128)
         output.append(UInt8(ascii: "{"))
     }
 
     /// Starts the object with its `op` member.
-    init(op: StaticString) {
-        output.reserveCapacity(128)
-        output.append(contentsOf: #"{"op":""#.utf8)
-        Self.appendRaw(op, to: &output)
-        output.append(UInt8(ascii: "\""))
-        hasMembers = true
+    public init(op: String) {
+        self.init()
+        key("op")
+        JSONObjectWriter.appendString(op, to: &output)
     }
 
     /// Ends the object: its JSON is `output`.
-    package mutating func close() {
+    public mutating func close() {
         output.append(UInt8(ascii: "}"))
     }
 
     /// Writes `,"name":`. Member names are the protocol's own, plain ASCII: written as they are.
-    package mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         if hasMembers { output.append(UInt8(ascii: ",")) }
         hasMembers = true
         output.append(UInt8(ascii: "\""))
-        Self.appendRaw(name, to: &output)
+        output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
         output.append(UInt8(ascii: "\""))
         output.append(UInt8(ascii: ":"))
     }
 
-    package mutating func member(_ name: StaticString, _ value: String?) {
-        guard let value else { return }
+    /// Writes member `name` unless its value is absent (a nil optional).
+    @inlinable public mutating func member<Value: JSONField>(_ name: StaticString, _ value: inout Value) {
+        guard !value.isAbsent else { return }
         key(name)
-        Self.appendString(value, to: &output)
+        value.writeJSON(to: &self)
     }
 
-    package mutating func member(_ name: StaticString, _ value: Int?) {
-        guard let value else { return }
-        key(name)
-        Self.appendDecimal(value, to: &output)
+    /// Writes member `name` unless `value` is absent.
+    @inlinable public mutating func member<Value: JSONField>(_ name: StaticString, _ value: Value) {
+        var value = value
+        member(name, &value)
     }
 
-    package mutating func member(_ name: StaticString, _ value: Int32?) {
-        member(name, value.map(Int.init))
+    /// Starts an object nested in the one being written (as a member's value or an array's
+    /// element); pass what it returns to `endObject(_:)`.
+    public mutating func beginObject() -> Bool {
+        defer { hasMembers = false }
+        output.append(UInt8(ascii: "{"))
+        return hasMembers
     }
 
-    package mutating func member(_ name: StaticString, _ value: Bool?) {
-        guard let value else { return }
-        key(name)
-        output.append(contentsOf: value ? "true".utf8 : "false".utf8)
-    }
-
-    private static func appendRaw(_ text: StaticString, to output: inout [UInt8]) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    /// Ends the nested object begun by the `beginObject()` that returned `outer`.
+    public mutating func endObject(_ outer: Bool) {
+        output.append(UInt8(ascii: "}"))
+        hasMembers = outer
     }
 
     /// Appends `value` in decimal, as `String(value)` spells it.
-    package static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+    public static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for Int.min's 19 digits
@@ -77,19 +78,9 @@ package struct JSONObjectWriter {
         }
     }
 
-    /// Writes an array of strings.
-    package mutating func strings(_ values: [String]) {
-        output.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            Self.appendString(value, to: &output)
-        }
-        output.append(UInt8(ascii: "]"))
-    }
-
     /// Appends `text` as a JSON string: `"`, `\` and control characters escaped, the rest as
     /// is, in runs between escapes.
-    package static func appendString(_ text: String, to output: inout [UInt8]) {
+    public static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
