@@ -11,7 +11,8 @@ import NIOCore
 /// once the reader has brought them down to `lowWatermark`.
 ///
 /// `FramedChannel` installs the inbox as a channel handler; its state is touched on the event
-/// loop only.
+/// loop only (a reader elsewhere hops to it), which is what makes `@unchecked Sendable` sound:
+/// NIO calls a handler on its channel's loop alone.
 public final class FrameInbox: ChannelDuplexHandler, @unchecked Sendable {
     public typealias InboundIn = ByteBuffer
     public typealias OutboundIn = Never

@@ -16,7 +16,8 @@ import NIOCore
 ///
 /// The outbox is the channel handler that learns of writability and of the channel closing;
 /// `FramedChannel` installs it first in the pipeline, so its writes go straight to the socket.
-/// Its state is touched on the event loop only.
+/// Its state is touched on the event loop only (a sender elsewhere hops to it), which is what
+/// makes `@unchecked Sendable` sound: NIO calls a handler on its channel's loop alone.
 public final class FrameOutbox: ChannelInboundHandler, @unchecked Sendable {
     public typealias InboundIn = ByteBuffer
     public typealias InboundOut = ByteBuffer

@@ -66,7 +66,9 @@ enum BlockingCopy {
     }
 }
 
-/// A thread running one blocking closure; `join` waits for it.
+/// A thread running one blocking closure; `join` waits for it. `@unchecked Sendable` is sound:
+/// `body` never changes, and `thread` is written once, by `init` before anything else can see
+/// the object, then only read by `join`.
 final class BlockingThread: @unchecked Sendable {
     private var thread = pthread_t()
     private let body: () -> Void
