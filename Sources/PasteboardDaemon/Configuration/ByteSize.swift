@@ -1,8 +1,8 @@
 /// Sizes in bytes as people write them in the configuration file and in options: a whole number,
 /// optionally followed by `K`, `M` or `G` (1024, 1024², 1024³; either case), as in `64M`.
-public enum ByteSize {
+package enum ByteSize {
     /// The number of bytes `text` stands for; nil when it is not a size or does not fit an `Int`.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         guard let (digits, multiplier) = split(text), let number = Int(digits) else { return nil }
         let (bytes, overflow) = number.multipliedReportingOverflow(by: multiplier)
         return overflow ? nil : bytes
@@ -10,7 +10,7 @@ public enum ByteSize {
 
     /// Whether `text` is written as a size but stands for more bytes than an `Int` holds (so
     /// ``parse(_:)`` is nil for being too large, not for being no size at all).
-    public static func isOverflowing(_ text: String) -> Bool {
+    package static func isOverflowing(_ text: String) -> Bool {
         split(text) != nil && parse(text) == nil
     }
 
@@ -27,7 +27,7 @@ public enum ByteSize {
     }
 
     /// `bytes` in the shortest form ``parse(_:)`` reads back exactly: `64M` for 67108864, `1000` for 1000.
-    public static func format(_ bytes: Int) -> String {
+    package static func format(_ bytes: Int) -> String {
         guard bytes != 0 else { return "0" }
         for (index, suffix) in suffixes.enumerated().reversed() {
             let unit = 1 << (10 * (index + 1))

@@ -5,7 +5,7 @@ import Musl
 #endif
 
 /// Why a configuration cannot be used: the file cannot be read, or a line or an option in it is wrong.
-public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file at `path` exists (or was named with `--config`) but cannot be read.
     case unreadable(path: String, errno: Int32)
     /// A setting is wrong: an unknown key, a bad, out-of-range or repeated value, or a line that
@@ -13,7 +13,7 @@ public enum ConfigurationError: Error, Sendable, Equatable, CustomStringConverti
     case invalid(ConfigurationSetting.Origin, key: String?, reason: String)
 
     /// One line: `FILE:LINE: KEY: REASON` for a file, `--KEY: REASON` for the command line.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let code):
             return "cannot read configuration file \(path): \(String(cString: strerror(code)))"

@@ -7,29 +7,29 @@ import Musl
 /// The daemon's configuration file, `pasteboardd.conf`: one `key = value` per line, where the
 /// keys are ``ConfigurationKey``s; blank lines and lines whose first non-blank character is `#`
 /// are ignored. Each key may appear once.
-public struct ConfigurationFile: Sendable, Equatable {
+package struct ConfigurationFile: Sendable, Equatable {
     /// The file's path.
-    public let path: String
+    package let path: String
     /// True when the file was named explicitly (`--config`): then a missing file is an error,
     /// where a missing default file just leaves the built-in defaults.
-    public let isRequired: Bool
+    package let isRequired: Bool
 
     /// The file at `path`; a missing file is an error only when `isRequired`.
-    public init(path: String, isRequired: Bool) {
+    package init(path: String, isRequired: Bool) {
         self.path = path
         self.isRequired = isRequired
     }
 
     /// The file named by `--config` (`explicitPath`), else `$XDG_CONFIG_HOME/pasteboard/pasteboardd.conf`,
     /// else `$HOME/.config/pasteboard/pasteboardd.conf`; nil when neither variable is an absolute path.
-    public static func located(explicitPath: String?, environment: [String: String]) -> ConfigurationFile? {
+    package static func located(explicitPath: String?, environment: [String: String]) -> ConfigurationFile? {
         if let explicitPath { return ConfigurationFile(path: explicitPath, isRequired: true) }
         return defaultPath(environment: environment).map { ConfigurationFile(path: $0, isRequired: false) }
     }
 
     /// `$XDG_CONFIG_HOME/pasteboard/pasteboardd.conf`, else `$HOME/.config/pasteboard/pasteboardd.conf`
     /// (a relative or empty variable is ignored, as the XDG Base Directory spec requires).
-    public static func defaultPath(environment: [String: String]) -> String? {
+    package static func defaultPath(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/pasteboard/pasteboardd.conf" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.config/pasteboard/pasteboardd.conf" }
         return nil
@@ -37,7 +37,7 @@ public struct ConfigurationFile: Sendable, Equatable {
 
     /// The settings the file gives, in file order, each value checked; none when the file does
     /// not exist and is not required.
-    public func read(environment: [String: String]) throws(ConfigurationError) -> [ConfigurationSetting] {
+    package func read(environment: [String: String]) throws(ConfigurationError) -> [ConfigurationSetting] {
         guard let text = try contents() else { return [] }
         return try Self.parse(text, path: path, environment: environment)
     }
@@ -45,7 +45,7 @@ public struct ConfigurationFile: Sendable, Equatable {
     /// The settings in `text`, read as the file at `path`, in order. Throws at the first line that
     /// is not `key = value`, names an unknown key or one given before, or has a value the key
     /// does not allow (`environment` gives `HOME` for `~/`).
-    public static func parse(_ text: String, path: String, environment: [String: String]) throws(ConfigurationError) -> [ConfigurationSetting] {
+    package static func parse(_ text: String, path: String, environment: [String: String]) throws(ConfigurationError) -> [ConfigurationSetting] {
         var settings: [ConfigurationSetting] = []
         var scratch = DaemonConfiguration(socketPath: "")
         for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {

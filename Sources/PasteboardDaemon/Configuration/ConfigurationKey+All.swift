@@ -3,7 +3,7 @@ import PasteboardProtocol
 extension ConfigurationKey {
     /// Every key, in the order the shipped `Config/pasteboardd.conf` and pasteboardd(8) list them:
     /// first those a reload applies, then those that need a restart.
-    public static let all: [ConfigurationKey] = [
+    package static let all: [ConfigurationKey] = [
         .maxRepresentationSize, .maxInMemorySize, .maxItems, .maxConnections, .maxLoadsPerConnection,
         .handshakeTimeout, .idleTimeout, .sessionTimeout, .captureBudget,
         .historyItems, .historyBytes, .logLevel,
@@ -12,39 +12,39 @@ extension ConfigurationKey {
     ]
 
     /// `max-representation-size`: the largest eager representation taken, on disk or in memory.
-    public static let maxRepresentationSize = size("max-representation-size", \.maxRepresentationSize, minimum: 1)
+    package static let maxRepresentationSize = size("max-representation-size", \.maxRepresentationSize, minimum: 1)
     /// `max-in-memory-size`: the largest eager representation kept in memory (a sensitive item's, or any on a memory-only daemon).
-    public static let maxInMemorySize = size("max-in-memory-size", \.maxInMemorySize, minimum: 1)
+    package static let maxInMemorySize = size("max-in-memory-size", \.maxInMemorySize, minimum: 1)
     /// `max-items`: the most items on one pasteboard, and in one drag or add request.
-    public static let maxItems = count("max-items", \.maxItemsPerPasteboard, minimum: 1)
+    package static let maxItems = count("max-items", \.maxItemsPerPasteboard, minimum: 1)
     /// `max-connections`: the most connections served at once.
-    public static let maxConnections = count("max-connections", \.maxConnections, minimum: 1)
+    package static let maxConnections = count("max-connections", \.maxConnections, minimum: 1)
     /// `max-loads-per-connection`: the most reads one connection may have in flight.
-    public static let maxLoadsPerConnection = count("max-loads-per-connection", \.maxLoadsPerConnection, minimum: 1)
+    package static let maxLoadsPerConnection = count("max-loads-per-connection", \.maxLoadsPerConnection, minimum: 1)
     /// `handshake-timeout`: seconds a new connection has to send its hello.
-    public static let handshakeTimeout = seconds("handshake-timeout", \.handshakeTimeout, zeroMeansNoLimit: true)
+    package static let handshakeTimeout = seconds("handshake-timeout", \.handshakeTimeout, zeroMeansNoLimit: true)
     /// `idle-timeout`: seconds after which an idle connection is closed.
-    public static let idleTimeout = seconds("idle-timeout", \.idleTimeout, zeroMeansNoLimit: true)
+    package static let idleTimeout = seconds("idle-timeout", \.idleTimeout, zeroMeansNoLimit: true)
     /// `session-timeout`: seconds a drag session may stay undropped.
-    public static let sessionTimeout = seconds("session-timeout", \.sessionTimeout, zeroMeansNoLimit: false)
+    package static let sessionTimeout = seconds("session-timeout", \.sessionTimeout, zeroMeansNoLimit: false)
     /// `capture-budget`: bytes of promised data taken over per pasteboard from an exiting source.
-    public static let captureBudget = size("capture-budget", \.captureBudget, minimum: 0)
+    package static let captureBudget = size("capture-budget", \.captureBudget, minimum: 0)
     /// `history-items`: the most earlier contents the general pasteboard's history keeps.
-    public static let historyItems = count("history-items", \.historyItems, minimum: 0)
+    package static let historyItems = count("history-items", \.historyItems, minimum: 0)
     /// `history-bytes`: the most bytes the general pasteboard's history keeps (a stored file shared by entries counts once).
-    public static let historyBytes = size("history-bytes", \.historyBytes, minimum: 0)
+    package static let historyBytes = size("history-bytes", \.historyBytes, minimum: 0)
     /// `max-frame-length`: the largest frame accepted (needs a restart).
-    public static let maxFrameLength = size(
+    package static let maxFrameLength = size(
         "max-frame-length", \.maxFrameLength,
         minimum: ProtocolLimits.minimumMaxFrameLength, maximum: ProtocolLimits.defaultMaxFrameLength, needsRestart: true)
     /// `window`: the flow-control window per transfer (needs a restart).
-    public static let window = size("window", \.window, minimum: ProtocolLimits.minimumWindow, needsRestart: true)
+    package static let window = size("window", \.window, minimum: ProtocolLimits.minimumWindow, needsRestart: true)
     /// `no-handoff`: `yes` offers no descriptor hand-off (needs a restart).
-    public static let noHandoff = flag("no-handoff", \.handoff, inverted: true, needsRestart: true)
+    package static let noHandoff = flag("no-handoff", \.handoff, inverted: true, needsRestart: true)
     /// `no-bridge`: `yes` starts no desktop bridge (needs a restart).
-    public static let noBridge = flag("no-bridge", \.bridge, inverted: true, needsRestart: true)
+    package static let noBridge = flag("no-bridge", \.bridge, inverted: true, needsRestart: true)
     /// `bridge-remote-display`: `yes` lets the bridge serve a forwarded (TCP) X display (needs a restart).
-    public static let bridgeRemoteDisplay = flag("bridge-remote-display", \.bridgeRemoteDisplay, needsRestart: true)
+    package static let bridgeRemoteDisplay = flag("bridge-remote-display", \.bridgeRemoteDisplay, needsRestart: true)
     /// `durable-primary`: `yes` keeps the `primary` pasteboard durably (needs a restart).
-    public static let durablePrimary = flag("durable-primary", \.durablePrimary, needsRestart: true)
+    package static let durablePrimary = flag("durable-primary", \.durablePrimary, needsRestart: true)
 }

@@ -115,7 +115,7 @@ extension ConfigurationKey {
     }
 
     /// `log-level`: one of swift-log's levels, by name.
-    public static let logLevel = ConfigurationKey(
+    package static let logLevel = ConfigurationKey(
         name: "log-level", needsRestart: false,
         store: { text, configuration, _ throws(InvalidValue) in
             guard let level = Logger.Level(rawValue: text) else {
@@ -128,7 +128,7 @@ extension ConfigurationKey {
     )
 
     /// `state-directory`: an absolute path, or one starting with `~/` (under `$HOME`).
-    public static let stateDirectory = ConfigurationKey(
+    package static let stateDirectory = ConfigurationKey(
         name: "state-directory", needsRestart: true,
         store: { text, configuration, environment throws(InvalidValue) in
             if text.hasPrefix("~/") {
@@ -146,7 +146,7 @@ extension ConfigurationKey {
     )
 
     /// `memory-only`: `yes` keeps nothing on disk (no state directory); `no` leaves the state directory as it is.
-    public static let memoryOnly = ConfigurationKey(
+    package static let memoryOnly = ConfigurationKey(
         name: "memory-only", needsRestart: true,
         store: { text, configuration, _ throws(InvalidValue) in
             if try parseFlag(text) { configuration.stateDirectory = nil }

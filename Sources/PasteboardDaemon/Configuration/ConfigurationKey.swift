@@ -3,17 +3,17 @@
 /// values are allowed, and whether a running daemon can take a new one.
 ///
 /// Every key is in ``all``; ``named(_:)`` finds one.
-public struct ConfigurationKey: Sendable {
+package struct ConfigurationKey: Sendable {
     /// Why a value is not allowed for a key, as a sentence fragment ("must be at least 1, not 0").
-    public struct InvalidValue: Error, Sendable, Equatable {
-        public let reason: String
+    package struct InvalidValue: Error, Sendable, Equatable {
+        package let reason: String
         init(_ reason: String) { self.reason = reason }
     }
 
     /// The key as written in the file: the long option without its dashes.
-    public let name: String
+    package let name: String
     /// True when a running daemon keeps its value until it restarts: a reload only reports the change.
-    public let needsRestart: Bool
+    package let needsRestart: Bool
     private let store: @Sendable (String, inout DaemonConfiguration, [String: String]) throws(InvalidValue) -> Void
     private let show: @Sendable (DaemonConfiguration) -> String
     private let transfer: @Sendable (DaemonConfiguration, inout DaemonConfiguration) -> Void
@@ -33,12 +33,12 @@ public struct ConfigurationKey: Sendable {
 
     /// Sets this key to `value` as written (`64M`, `none`, `~/state`) in `configuration`, or
     /// throws why the value is not allowed. `environment` gives `HOME` for a leading `~/`.
-    public func set(_ value: String, in configuration: inout DaemonConfiguration, environment: [String: String] = [:]) throws(InvalidValue) {
+    package func set(_ value: String, in configuration: inout DaemonConfiguration, environment: [String: String] = [:]) throws(InvalidValue) {
         try store(value, &configuration, environment)
     }
 
     /// This key's value in `configuration`, as the file would write it.
-    public func value(in configuration: DaemonConfiguration) -> String {
+    package func value(in configuration: DaemonConfiguration) -> String {
         show(configuration)
     }
 
@@ -48,7 +48,7 @@ public struct ConfigurationKey: Sendable {
     }
 
     /// The key called `name`, if there is one.
-    public static func named(_ name: String) -> ConfigurationKey? {
+    package static func named(_ name: String) -> ConfigurationKey? {
         all.first { $0.name == name }
     }
 }

@@ -7,7 +7,7 @@ import UnixSignals
 /// and applies the result (``PasteboardServer/apply(_:)``), logging what changed, and which
 /// changes wait for a restart. A bad file is logged, naming the file and line, and changes
 /// nothing: the running configuration stays in place entirely.
-public struct ConfigurationReloader: Service, CustomStringConvertible {
+package struct ConfigurationReloader: Service, CustomStringConvertible {
     private let server: PasteboardServer
     private let sources: ConfigurationSources
     private let hangups: UnixSignalsSequence
@@ -15,7 +15,7 @@ public struct ConfigurationReloader: Service, CustomStringConvertible {
 
     /// A reloader for `server`; SIGHUP is trapped once this returns, so from then on a hangup
     /// reloads instead of ending the daemon.
-    public init(server: PasteboardServer, sources: ConfigurationSources, logger: Logger) async {
+    package init(server: PasteboardServer, sources: ConfigurationSources, logger: Logger) async {
         self.server = server
         self.sources = sources
         self.logger = logger
@@ -23,11 +23,11 @@ public struct ConfigurationReloader: Service, CustomStringConvertible {
     }
 
     /// `ConfigurationReloader(FILE)`, for ServiceLifecycle's logs.
-    public var description: String { "ConfigurationReloader(\(sources.file?.path ?? "no file"))" }
+    package var description: String { "ConfigurationReloader(\(sources.file?.path ?? "no file"))" }
 
     /// Reloads on each SIGHUP until graceful shutdown: the user's type declarations (see
     /// ``TypesReloader``), then the configuration.
-    public func run() async {
+    package func run() async {
         let types = TypesReloader(store: server.store, environment: sources.environment, logger: logger)
         for await _ in hangups.cancelOnGracefulShutdown() {
             types.reload()
@@ -38,7 +38,7 @@ public struct ConfigurationReloader: Service, CustomStringConvertible {
     /// Loads the configuration again and applies it; nil, with the error logged, when it cannot
     /// be loaded (the running configuration then stays as it is).
     @discardableResult
-    public func reload() async -> ConfigurationChange? {
+    package func reload() async -> ConfigurationChange? {
         let file = sources.file?.path ?? "none"
         let configuration: DaemonConfiguration
         do {

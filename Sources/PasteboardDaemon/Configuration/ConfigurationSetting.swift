@@ -1,7 +1,7 @@
 /// One value given for a key, in the configuration file or on the command line, and where.
-public struct ConfigurationSetting: Sendable {
+package struct ConfigurationSetting: Sendable {
     /// Where a setting was given, for error messages.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// Line `line` (from 1) of the file at `path`.
         case file(path: String, line: Int)
         /// The command line (`--key value`).
@@ -9,21 +9,21 @@ public struct ConfigurationSetting: Sendable {
     }
 
     /// The key set.
-    public let key: ConfigurationKey
+    package let key: ConfigurationKey
     /// The value as written.
-    public let value: String
+    package let value: String
     /// Where it was written.
-    public let origin: Origin
+    package let origin: Origin
 
     /// A setting of `key` to `value`, given at `origin`.
-    public init(_ key: ConfigurationKey, _ value: String, origin: Origin) {
+    package init(_ key: ConfigurationKey, _ value: String, origin: Origin) {
         self.key = key
         self.value = value
         self.origin = origin
     }
 
     /// Applies the setting to `configuration`, or throws an error naming where it was given.
-    public func apply(to configuration: inout DaemonConfiguration, environment: [String: String]) throws(ConfigurationError) {
+    package func apply(to configuration: inout DaemonConfiguration, environment: [String: String]) throws(ConfigurationError) {
         do {
             try key.set(value, in: &configuration, environment: environment)
         } catch {

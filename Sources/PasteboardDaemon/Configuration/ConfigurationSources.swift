@@ -1,18 +1,18 @@
 /// Where the daemon's configuration comes from, each overriding the one before: the built-in
 /// defaults (with the socket and state directory the environment gives), the configuration file,
 /// and the command line. Loading again (on SIGHUP) re-reads the file; the command line still wins.
-public struct ConfigurationSources: Sendable {
+package struct ConfigurationSources: Sendable {
     /// The built-in defaults, with the socket path and default state directory filled in.
-    public var defaults: DaemonConfiguration
+    package var defaults: DaemonConfiguration
     /// The configuration file, if there is a place for one.
-    public var file: ConfigurationFile?
+    package var file: ConfigurationFile?
     /// The settings given as options, already checked (they are checked again on each load).
-    public var commandLine: [ConfigurationSetting]
+    package var commandLine: [ConfigurationSetting]
     /// The environment: `HOME` for `~/` in the file.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// Sources combining `defaults`, `file` and `commandLine` in that order.
-    public init(defaults: DaemonConfiguration, file: ConfigurationFile?, commandLine: [ConfigurationSetting], environment: [String: String]) {
+    package init(defaults: DaemonConfiguration, file: ConfigurationFile?, commandLine: [ConfigurationSetting], environment: [String: String]) {
         self.defaults = defaults
         self.file = file
         self.commandLine = commandLine
@@ -21,7 +21,7 @@ public struct ConfigurationSources: Sendable {
 
     /// The configuration: the defaults, then the file (read now), then the command line. Throws
     /// the first error, naming the file and line or the option; nothing is half-applied.
-    public func load() throws(ConfigurationError) -> DaemonConfiguration {
+    package func load() throws(ConfigurationError) -> DaemonConfiguration {
         var configuration = defaults
         for setting in try file?.read(environment: environment) ?? [] {
             try setting.apply(to: &configuration, environment: environment)

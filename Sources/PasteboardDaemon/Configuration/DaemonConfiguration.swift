@@ -5,65 +5,65 @@ import PasteboardProtocol
 ///
 /// The values come from the built-in defaults here, then the configuration file, then the
 /// command line (see ``ConfigurationSources``); ``ConfigurationKey`` names the ones a file may set.
-public struct DaemonConfiguration: Sendable, Equatable {
+package struct DaemonConfiguration: Sendable, Equatable {
     /// The Unix socket path to listen on.
-    public var socketPath: String
+    package var socketPath: String
     /// The largest frame length accepted from clients (and announced in `welcome`).
-    public var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
+    package var maxFrameLength: Int = ProtocolLimits.defaultMaxFrameLength
     /// The flow-control window per data stream, announced in `welcome`.
-    public var window: Int = ProtocolLimits.defaultWindow
+    package var window: Int = ProtocolLimits.defaultWindow
     /// The largest eager representation the daemon takes, in bytes, wherever it keeps it: a
     /// durable daemon keeps large ones on disk (`<state>/data`), so the default (256 GiB) is
     /// set by what a disk holds, above disk images and long videos, not by memory.
-    public var maxRepresentationSize: Int = 256 << 30
+    package var maxRepresentationSize: Int = 256 << 30
     /// The largest eager representation the daemon keeps in memory rather than on disk, in
     /// bytes: every one of a sensitive item (secrets never touch the disk), and every one when
     /// the daemon runs memory-only. 256 MiB, the old memory-bound `maxRepresentationSize`.
-    public var maxInMemorySize: Int = 256 << 20
+    package var maxInMemorySize: Int = 256 << 20
     /// The most items one pasteboard may hold.
-    public var maxItemsPerPasteboard: Int = 10_000
+    package var maxItemsPerPasteboard: Int = 10_000
     /// The most connections served at once; one more is refused with `limit-reached`.
-    public var maxConnections: Int = 4096
+    package var maxConnections: Int = 4096
     /// The most loads (`read` requests) one connection may have in flight at once.
-    public var maxLoadsPerConnection: Int = 16
+    package var maxLoadsPerConnection: Int = 16
     /// Seconds a new connection has to send its `hello`; nil for no limit.
-    public var handshakeTimeout: Double? = 10
+    package var handshakeTimeout: Double? = 10
     /// Seconds a connection may stay idle (no frame received, no request in flight, no promise
     /// on any pasteboard) before the daemon closes it; nil for no limit.
-    public var idleTimeout: Double? = 600
+    package var idleTimeout: Double? = 600
     /// Bytes of promised data the daemon captures per pasteboard from a source that relinquishes its promises.
-    public var captureBudget: Int = 64 << 20
+    package var captureBudget: Int = 64 << 20
     /// Seconds a drag session may stay in flight (not dropped) before it is cancelled, unless
     /// the source asks for its own timeout; nil for no limit.
-    public var sessionTimeout: Double?
+    package var sessionTimeout: Double?
     /// Where pasteboards are kept durably (`$XDG_STATE_HOME/pasteboard`); nil keeps them in memory only.
-    public var stateDirectory: String?
+    package var stateDirectory: String?
     /// Whether to offer descriptor hand-off (`<socket>.handoff`): local loads from a live source
     /// then run through a socket pair between source and destination instead of through the daemon.
-    public var handoff = true
+    package var handoff = true
     /// The most earlier contents the general pasteboard's history keeps (0 keeps no history).
-    public var historyItems: Int = 100
+    package var historyItems: Int = 100
     /// The most bytes of data the general pasteboard's history keeps, all entries together;
     /// the oldest entries leave first. A stored file that several entries share counts once,
     /// so 1 GiB, against the 64 MiB an in-memory history had, admits large copies into the
     /// history without doubling their disk; a memory-only daemon caps it at `maxInMemorySize`
     /// (see ``historyLimits``).
-    public var historyBytes: Int = 1 << 30
+    package var historyBytes: Int = 1 << 30
     /// Whether the daemon starts the desktop bridge (`pasteboard-bridge`) when its environment
     /// names a display (`DISPLAY` or `WAYLAND_DISPLAY`).
-    public var bridge = true
+    package var bridge = true
     /// Whether the bridge may serve a forwarded (TCP) X display, which dies with its session.
-    public var bridgeRemoteDisplay = false
+    package var bridgeRemoteDisplay = false
     /// Whether the `primary` pasteboard (the primary selection, which changes with every mouse
     /// selection) is kept durably like the others; by default it lives in memory only.
-    public var durablePrimary = false
+    package var durablePrimary = false
     /// The lowest level of log message written.
-    public var logLevel: Logger.Level = .info
+    package var logLevel: Logger.Level = .info
     /// Where user type declarations live (`types.d`), if anywhere.
-    public var userTypesDirectory: String?
+    package var userTypesDirectory: String?
 
     /// Creates a configuration listening on `socketPath` with default limits.
-    public init(socketPath: String, userTypesDirectory: String? = nil) {
+    package init(socketPath: String, userTypesDirectory: String? = nil) {
         self.socketPath = socketPath
         self.userTypesDirectory = userTypesDirectory
     }

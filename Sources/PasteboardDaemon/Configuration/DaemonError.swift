@@ -1,5 +1,5 @@
 /// Reasons the daemon cannot start or keep running.
-public enum DaemonError: Error, Sendable, CustomStringConvertible {
+package enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// Another daemon already serves this socket.
     case alreadyRunning(socketPath: String, pid: Int32?)
     /// One of the daemon's directories (`kind` says which) is unsafe or cannot be made.
@@ -12,7 +12,7 @@ public enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// systemd passed this process a socket (`LISTEN_PID`, `LISTEN_FDS`) that it cannot serve.
     case socketActivation(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .alreadyRunning(let path, let pid):
             "another pasteboardd\(pid.map { " (pid \($0))" } ?? "") is already serving \(path)"

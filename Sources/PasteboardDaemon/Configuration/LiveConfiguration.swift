@@ -4,19 +4,19 @@ import Synchronization
 /// The running daemon's configuration, in one place that a reload swaps atomically: connections
 /// and requests take a snapshot (``current``) where they use a limit, so a new value applies to
 /// what starts after the swap, and nothing sees half of a reload.
-public final class LiveConfiguration: Sendable {
+package final class LiveConfiguration: Sendable {
     private let state: Mutex<DaemonConfiguration>
     private let logLevel: LogLevelControl?
 
     /// Holds `configuration`; `logLevel`, when given, follows the configuration's log level.
-    public init(_ configuration: DaemonConfiguration, logLevel: LogLevelControl? = nil) {
+    package init(_ configuration: DaemonConfiguration, logLevel: LogLevelControl? = nil) {
         state = Mutex(configuration)
         self.logLevel = logLevel
         logLevel?.level = configuration.logLevel
     }
 
     /// The configuration in effect now.
-    public var current: DaemonConfiguration {
+    package var current: DaemonConfiguration {
         state.withLock { $0 }
     }
 
@@ -24,7 +24,7 @@ public final class LiveConfiguration: Sendable {
     /// ``ConfigurationKey/needsRestart``), all at once, and reports those that need a restart,
     /// keeping their running values. Anything outside the keys (the socket) stays as it runs.
     @discardableResult
-    public func apply(_ new: DaemonConfiguration) -> ConfigurationChange {
+    package func apply(_ new: DaemonConfiguration) -> ConfigurationChange {
         state.withLock { running in
             var change = ConfigurationChange()
             var next = running

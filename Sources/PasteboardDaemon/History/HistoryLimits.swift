@@ -1,15 +1,15 @@
 /// How much the general pasteboard's history keeps. When either bound is passed, the oldest
 /// entries leave first; an entry larger than `bytes` on its own is not kept at all.
-public struct HistoryLimits: Sendable, Equatable {
+package struct HistoryLimits: Sendable, Equatable {
     /// The most entries kept (0 keeps no history).
-    public var entries: Int
+    package var entries: Int
     /// The most bytes of data the entries hold, all together (eager and captured data; a file
     /// representation holds only its path).
-    public var bytes: Int
+    package var bytes: Int
 
     /// Limits of `entries` entries and `bytes` bytes (by default 100 entries, 1 GiB, the
     /// defaults of `history-items` and `history-bytes`).
-    public init(entries: Int = 100, bytes: Int = 1 << 30) {
+    package init(entries: Int = 100, bytes: Int = 1 << 30) {
         self.entries = entries
         self.bytes = bytes
     }
@@ -19,7 +19,7 @@ extension DaemonConfiguration {
     /// The history bounds this configuration sets (`historyItems`, `historyBytes`). A
     /// memory-only daemon keeps its history in memory, so there the byte bound is also at most
     /// `maxInMemorySize`: the 1 GiB default of `history-bytes` is sized for a disk.
-    public var historyLimits: HistoryLimits {
+    package var historyLimits: HistoryLimits {
         HistoryLimits(entries: historyItems, bytes: stateDirectory == nil ? min(historyBytes, maxInMemorySize) : historyBytes)
     }
 }

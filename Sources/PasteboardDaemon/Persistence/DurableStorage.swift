@@ -11,9 +11,9 @@ import PasteboardTypes
 /// archive per pasteboard, the general pasteboard's history in `history/`, and a journal of
 /// the newest small writes of both (see `StorageWriter`), written before a copy is
 /// acknowledged and read back at start.
-public struct DurableStorage: Sendable {
+package struct DurableStorage: Sendable {
     /// The state directory (mode 0700).
-    public let directory: String
+    package let directory: String
     /// Commits the writes.
     private let writer: StorageWriter
     /// Large eager representations, stored in `data/` one file each (see `SpoolStore`).
@@ -21,7 +21,7 @@ public struct DurableStorage: Sendable {
 
     /// Uses `directory`, creating it (0700) when missing; refuses one that is not a directory,
     /// is owned by another user or is writable by group or others (naming it the state directory).
-    public init(directory: String) throws(DaemonError) {
+    package init(directory: String) throws(DaemonError) {
         try OwnDirectory.prepare(directory, kind: .state)
         self.directory = directory
         let writer = StorageWriter(directory: directory)
@@ -55,7 +55,7 @@ public struct DurableStorage: Sendable {
     }
 
     /// `$XDG_STATE_HOME/pasteboard`, else `$HOME/.local/state/pasteboard`; nil without either.
-    public static func defaultDirectory(environment: [String: String]) -> String? {
+    package static func defaultDirectory(environment: [String: String]) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/pasteboard" }
         if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/state/pasteboard" }
         return nil

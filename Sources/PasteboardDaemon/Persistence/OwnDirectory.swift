@@ -8,23 +8,23 @@ import PasteboardProtocol
 /// A directory the daemon keeps its files in (the socket directory, the state directory, its
 /// `history/`, its `data/`): private to the user (0700), and named by its role in every refusal, so the
 /// message says which directory is wrong.
-public enum OwnDirectory {
+package enum OwnDirectory {
     /// Which of the daemon's directories a path is, as error messages name it.
-    public enum Kind: String, Sendable, CustomStringConvertible {
+    package enum Kind: String, Sendable, CustomStringConvertible {
         case socket = "socket directory"
         case state = "state directory"
         case history = "history directory"
         /// `<state>/data`, where large representations are stored as files of their own.
         case data = "data directory"
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// Creates `path` with mode 0700 if missing (parents too, each 0700); refuses an existing
     /// one that is not a directory, is owned by another user, or is writable by group or others.
     /// With `followsLink` false (a directory inside one of ours, which the daemon creates
     /// itself), a symbolic link in its place is refused too.
-    public static func prepare(_ path: String, kind: Kind, followsLink: Bool = true) throws(DaemonError) {
+    package static func prepare(_ path: String, kind: Kind, followsLink: Bool = true) throws(DaemonError) {
         var info = stat()
         if status(path, &info, followsLink: followsLink) != 0 {
             guard errno == ENOENT else { throw .system(operation: "stat", path: path, errno: errno) }

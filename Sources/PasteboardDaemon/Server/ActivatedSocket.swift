@@ -9,24 +9,24 @@ import Musl
 /// `LISTEN_FDNAMES` may name them. The daemon serves the first one, which must be a listening
 /// Unix stream socket with a path; systemd owns its file, so the daemon neither replaces nor
 /// removes it.
-public struct ActivatedSocket: Sendable, Equatable {
+package struct ActivatedSocket: Sendable, Equatable {
     /// The first descriptor passed, as `sd_listen_fds` numbers them.
-    public static let firstDescriptor: Int32 = 3
+    package static let firstDescriptor: Int32 = 3
 
     /// The listening socket's descriptor.
-    public let descriptor: Int32
+    package let descriptor: Int32
     /// The socket file's path, as the socket itself says (`getsockname`).
-    public let path: String
+    package let path: String
     /// Its name in `LISTEN_FDNAMES` (the socket unit's `FileDescriptorName=`), if given.
-    public let name: String?
+    package let name: String?
     /// How many descriptors systemd passed; the daemon serves only the first.
-    public let passedCount: Int
+    package let passedCount: Int
 
     /// The socket systemd passed to this process, or nil when it passed none (no `LISTEN_PID`
     /// or `LISTEN_FDS`, or they are for another process). Unsets the `LISTEN_*` variables
     /// either way, so no child inherits them, and marks the passed descriptors close-on-exec.
     /// Throws when the variables are for this process but do not pass a usable socket.
-    public static func takeFromEnvironment() throws(DaemonError) -> ActivatedSocket? {
+    package static func takeFromEnvironment() throws(DaemonError) -> ActivatedSocket? {
         let environment = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].reduce(into: [String: String]()) { values, name in
             values[name] = getenv(name).map { String(cString: $0) }
         }

@@ -19,23 +19,23 @@ import ServiceLifecycle
 /// named) and is not started again; one that fails is, after 1 s, doubling to 60 s, short again
 /// once a run lasted a minute. Without a display, or with `no-bridge`, it writes the bridge
 /// status `off` with the reason, for `pb bridge`.
-public struct BridgeSupervisor: Service, CustomStringConvertible {
+package struct BridgeSupervisor: Service, CustomStringConvertible {
     let configuration: DaemonConfiguration
     let environment: [String: String]
     let logger: Logger
 
-    public init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger) {
+    package init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger) {
         self.configuration = configuration
         self.environment = environment
         self.logger = logger
     }
 
-    public var description: String { "BridgeSupervisor" }
+    package var description: String { "BridgeSupervisor" }
 
     /// The environment variables naming a display; one of them set (non-empty) starts the bridge.
-    public static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY"]
+    package static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY"]
 
-    public func run() async throws {
+    package func run() async throws {
         let files = BridgeStatusFile(socketPath: configuration.socketPath)
         guard configuration.bridge else {
             writeOff(files, reason: "turned off (no-bridge)")

@@ -3,22 +3,22 @@ import Synchronization
 
 /// The daemon's log level, shared by every logger it makes and changed by a configuration
 /// reload (``LiveConfiguration``). Bootstrap swift-log with ``makeHandler(label:)``.
-public final class LogLevelControl: Sendable {
+package final class LogLevelControl: Sendable {
     private let index: Atomic<Int>
 
     /// A control starting at `level`.
-    public init(_ level: Logger.Level = .info) {
+    package init(_ level: Logger.Level = .info) {
         index = Atomic(Self.levels.firstIndex(of: level) ?? 2)
     }
 
     /// The lowest level written now.
-    public var level: Logger.Level {
+    package var level: Logger.Level {
         get { Self.levels[index.load(ordering: .relaxed)] }
         set { index.store(Self.levels.firstIndex(of: newValue) ?? 2, ordering: .relaxed) }
     }
 
     /// A handler writing to stderr at this control's level, for `LoggingSystem.bootstrap`.
-    public func makeHandler(label: String) -> any LogHandler {
+    package func makeHandler(label: String) -> any LogHandler {
         ControlledLogHandler(base: StreamLogHandler.standardError(label: label), control: self)
     }
 

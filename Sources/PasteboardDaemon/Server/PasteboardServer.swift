@@ -14,9 +14,9 @@ import Synchronization
 /// The daemon as a service: owns the socket (or serves the one systemd passed), accepts
 /// connections, checks each peer's uid, and serves it until graceful shutdown. Its
 /// configuration can change while it runs (``apply(_:)``).
-public final class PasteboardServer: Service, Sendable {
+package final class PasteboardServer: Service, Sendable {
     /// The daemon's name and release, sent in `welcome`.
-    public static let daemonName = "pasteboardd \(PasteboardRelease.version)"
+    package static let daemonName = "pasteboardd \(PasteboardRelease.version)"
 
     private let live: LiveConfiguration
     /// The pasteboards and the types (see `TypesReloader` for a reload of the latter).
@@ -33,7 +33,7 @@ public final class PasteboardServer: Service, Sendable {
     /// With `activatedSocket` (passed by systemd), the daemon serves that socket instead of
     /// binding its own, and its path replaces the configuration's socket path. `logLevel`, when
     /// given, follows the configuration's log level, on start and on ``apply(_:)``.
-    public init(configuration: DaemonConfiguration, registry: TypeRegistry, logger: Logger,
+    package init(configuration: DaemonConfiguration, registry: TypeRegistry, logger: Logger,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
                 activatedSocket: ActivatedSocket? = nil, logLevel: LogLevelControl? = nil) throws(DaemonError) {
         var configuration = configuration
@@ -51,14 +51,14 @@ public final class PasteboardServer: Service, Sendable {
     }
 
     /// The configuration in effect now.
-    public var configuration: DaemonConfiguration { live.current }
+    package var configuration: DaemonConfiguration { live.current }
 
     /// Applies a new configuration (a reload): the limits a running daemon can change take effect
     /// for new connections and requests at once, and new history bounds drop the oldest entries
     /// that no longer fit; keys that need a restart keep their running values and are reported.
     /// See ``LiveConfiguration/apply(_:)``.
     @discardableResult
-    public func apply(_ new: DaemonConfiguration) async -> ConfigurationChange {
+    package func apply(_ new: DaemonConfiguration) async -> ConfigurationChange {
         let change = live.apply(new)
         let historyLimits = live.current.historyLimits
         if await store.historyLimits != historyLimits {
@@ -69,7 +69,7 @@ public final class PasteboardServer: Service, Sendable {
 
     /// Serves until shutdown: the socket systemd passed, else its own, bound here (replacing a
     /// stale one, mode 0600) and removed at the end.
-    public func run() async throws {
+    package func run() async throws {
         let configuration = live.current
         let path = configuration.socketPath
         let restored = await store.restore(logger: logger)

@@ -6,23 +6,23 @@ import Musl
 import PasteboardProtocol
 
 /// The directory holding the daemon's socket and lock file: private to the user (0700).
-public enum SocketDirectory {
+package enum SocketDirectory {
     /// Creates `path` with mode 0700 if missing (parents too, each 0700); refuses an existing
     /// directory owned by another user or writable by group or others (see `OwnDirectory`).
-    public static func prepare(_ path: String) throws(DaemonError) {
+    package static func prepare(_ path: String) throws(DaemonError) {
         try OwnDirectory.prepare(path, kind: .socket)
     }
 }
 
 /// An exclusive lock beside the socket (`<socket>.lock`, holding the daemon's pid) that makes
 /// the daemon single-instance: a second daemon fails to take it and leaves the first alone.
-public final class InstanceLock: Sendable {
+package final class InstanceLock: Sendable {
     /// The lock file's path.
-    public let path: String
+    package let path: String
     private let descriptor: Int32
 
     /// Takes the lock for `socketPath`, or throws `alreadyRunning` naming the holder's pid.
-    public init(socketPath: String) throws(DaemonError) {
+    package init(socketPath: String) throws(DaemonError) {
         path = socketPath + ".lock"
         // Never through a symbolic link, nor blocking on a FIFO put in its place.
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)

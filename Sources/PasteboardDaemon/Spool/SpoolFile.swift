@@ -13,7 +13,7 @@ import Synchronization
 /// (ARC), so a copy kept in the history costs its bytes on disk once, and the file lives
 /// exactly as long as something refers to it: when the last reference goes, `deinit` hands
 /// the id to the reclaimer.
-public final class SpoolFile: Sendable {
+package final class SpoolFile: Sendable {
     /// 32 lowercase hexadecimal digits, random (`SpoolFile.newID`).
     let id: String
     /// The file's size in bytes.

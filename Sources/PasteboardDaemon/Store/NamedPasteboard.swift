@@ -1,17 +1,17 @@
 /// One named pasteboard: its items and its change count.
-public struct NamedPasteboard: Sendable {
+package struct NamedPasteboard: Sendable {
     /// The pasteboard's name (e.g. "general").
-    public let name: String
+    package let name: String
     /// Grows by one on every write and clear; never reused.
-    public private(set) var changeCount = 0
+    package private(set) var changeCount = 0
     /// The current items, in order.
-    public private(set) var items: [StoredItem] = []
+    package private(set) var items: [StoredItem] = []
     /// When the current items expire (`write` with `expire`), or nil: stored with them, so the
     /// deadline survives a restart.
     private(set) var expiry: ExpiryDeadline?
 
     /// An empty pasteboard.
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
     /// A pasteboard as it was stored: its change count, items and their expiry.
     init(name: String, changeCount: Int, items: [StoredItem], expiry: ExpiryDeadline? = nil) {
@@ -35,7 +35,7 @@ public struct NamedPasteboard: Sendable {
     static let changeCounts = 0...(1 << 62)
 
     /// Replaces the items (which do not expire) and counts the change.
-    public mutating func replaceItems(_ newItems: [StoredItem]) {
+    package mutating func replaceItems(_ newItems: [StoredItem]) {
         items = newItems
         expiry = nil
         changeCount += 1

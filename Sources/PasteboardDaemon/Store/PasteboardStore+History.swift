@@ -16,7 +16,7 @@ import PasteboardProtocol
 extension PasteboardStore {
     /// The history from entry `start` on, newest first, as many entries as fit in a frame of
     /// `frameLimit` bytes (see `HistoryList.fitting`). Throws `invalid-argument` for a negative start.
-    public func historyList(from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
+    package func historyList(from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
         let indices = try self.indices(from: start)
         return HistoryList.fitting(indices.lazy.map(historyInfo), in: frameLimit)
     }
@@ -24,7 +24,7 @@ extension PasteboardStore {
     /// The entries from `start` on with a text representation that contains `text`, ignoring
     /// case, with their indices in the whole history; as many as fit in a frame of `frameLimit`
     /// bytes. Throws `invalid-argument` for empty text or a negative start.
-    public func searchHistory(_ text: String, from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
+    package func searchHistory(_ text: String, from start: Int = 0, frameLimit: Int = Int.max) throws(ProtocolError) -> HistoryList {
         guard !text.isEmpty else { throw ProtocolError(.invalidArgument, "'text' must not be empty") }
         let needle = text.lowercased()
         let registry = registry
@@ -42,7 +42,7 @@ extension PasteboardStore {
     /// new change count, watchers told; the entry becomes entry 0. An entry that already is the
     /// current content changes nothing. Returns the change count. Throws `no-such-entry` for an
     /// index outside the history, and what a write throws; nothing changes then.
-    public func restoreHistoryEntry(_ index: Int) async throws(ProtocolError) -> Int {
+    package func restoreHistoryEntry(_ index: Int) async throws(ProtocolError) -> Int {
         guard index >= 0 else { throw ProtocolError(.invalidArgument, "'index' must be 0 or more, not \(index)") }
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
@@ -60,7 +60,7 @@ extension PasteboardStore {
 
     /// Forgets every history entry and removes their files, and earlier content from the
     /// journal; the current content stays.
-    public func clearHistory() async {
+    package func clearHistory() async {
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
         history.clear()
@@ -69,7 +69,7 @@ extension PasteboardStore {
 
     /// Puts new history bounds in force (a reloaded configuration), dropping at once the oldest
     /// entries that no longer fit, their files, and what the journal held of them.
-    public func setHistoryLimits(_ limits: HistoryLimits) async {
+    package func setHistoryLimits(_ limits: HistoryLimits) async {
         await beginWrite(PasteboardName.general)
         defer { endWrite(PasteboardName.general) }
         history.setLimits(limits)
@@ -77,7 +77,7 @@ extension PasteboardStore {
     }
 
     /// The bounds the history keeps now.
-    public var historyLimits: HistoryLimits { history.limits }
+    package var historyLimits: HistoryLimits { history.limits }
 
     // MARK: - Recording and storing
 

@@ -8,7 +8,7 @@ import PasteboardProtocol
 import PasteboardTypes
 
 /// All named pasteboards of one daemon, and the watchers of each.
-public actor PasteboardStore {
+package actor PasteboardStore {
     /// The types: built-in, `types.d` and declared by apps (see `PasteboardStore+Types.swift`).
     let types: SharedTypeRegistry
     private var pasteboards: [String: NamedPasteboard] = [:]
@@ -53,7 +53,7 @@ public actor PasteboardStore {
 
     /// Creates an empty store, durable in `storage` when given (but for the pasteboards named in
     /// `memoryOnly`), whose general pasteboard keeps a history within `historyLimits`.
-    public init(registry: TypeRegistry, storage: DurableStorage? = nil, memoryOnly: Set<String> = [], historyLimits: HistoryLimits = HistoryLimits()) {
+    package init(registry: TypeRegistry, storage: DurableStorage? = nil, memoryOnly: Set<String> = [], historyLimits: HistoryLimits = HistoryLimits()) {
         self.types = SharedTypeRegistry(registry)
         self.storage = storage
         self.memoryOnlyPasteboards = memoryOnly
@@ -85,7 +85,7 @@ public actor PasteboardStore {
     /// daemon was not running and sets the other expiries' timers again (see
     /// `restoreExpiries`); returns how many pasteboards were restored.
     @discardableResult
-    public func restore(logger: Logger) async -> Int {
+    package func restore(logger: Logger) async -> Int {
         self.logger = logger
         guard let storage else { return 0 }
         let spools = SpoolCatalog(store: storage.spools, logger: logger)
@@ -108,10 +108,10 @@ public actor PasteboardStore {
 
     /// The type registry used to describe representations (MIME types) and negotiate,
     /// including the types apps declared.
-    public nonisolated var registry: TypeRegistry { types.current }
+    package nonisolated var registry: TypeRegistry { types.current }
 
     /// A snapshot of the pasteboard called `name` (empty, change count 0, if never written).
-    public func pasteboard(named name: String) -> NamedPasteboard {
+    package func pasteboard(named name: String) -> NamedPasteboard {
         pasteboards[name] ?? NamedPasteboard(name: name)
     }
 
@@ -126,7 +126,7 @@ public actor PasteboardStore {
     /// With `expiringAfter` seconds, the content is cleared that long after, unless it changed
     /// meanwhile; the deadline is stored with it, so it holds across a restart.
     @discardableResult
-    public func replaceItems(
+    package func replaceItems(
         of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore,
         recordsHistory: Bool = true, expiringAfter seconds: Double? = nil
     ) async throws(ProtocolError) -> Int {
@@ -167,7 +167,7 @@ public actor PasteboardStore {
     }
 
     /// What a conditional replacement does when the pasteboard changed since the given count.
-    public enum ConflictHandling: Sendable {
+    package enum ConflictHandling: Sendable {
         /// Leave the pasteboard and return its change count.
         case ignore
         /// Throw `conflict`.
@@ -225,7 +225,7 @@ public actor PasteboardStore {
     }
 
     /// The wire description of `name`'s current content.
-    public func summary(of name: String) -> ItemsReply {
+    package func summary(of name: String) -> ItemsReply {
         summary(of: pasteboard(named: name))
     }
 
@@ -294,7 +294,7 @@ public actor PasteboardStore {
 
     /// The current summary of `name`, then a stream of summaries, one per later change, until
     /// the stream is dropped or `stop` is called. Taken atomically: no change is missed or seen twice.
-    public func watch(_ name: String) -> (current: ItemsReply, changes: AsyncStream<ItemsReply>, stop: @Sendable () -> Void) {
+    package func watch(_ name: String) -> (current: ItemsReply, changes: AsyncStream<ItemsReply>, stop: @Sendable () -> Void) {
         let id = nextWatcherID
         nextWatcherID += 1
         let (stream, continuation) = AsyncStream.makeStream(of: ItemsReply.self, bufferingPolicy: .bufferingNewest(64))
@@ -306,7 +306,7 @@ public actor PasteboardStore {
     }
 
     /// Finishes every watch stream (for shutdown).
-    public func finishAllWatchers() {
+    package func finishAllWatchers() {
         for continuations in watchers.values {
             for continuation in continuations.values { continuation.finish() }
         }

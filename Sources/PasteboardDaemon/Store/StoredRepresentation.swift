@@ -7,9 +7,9 @@ import PasteboardTypes
 /// Eager data is kept as the chunks it arrived in, so storing and serving never copies or
 /// reallocates bulk bytes. A promise is produced by its live source at load time; a file is
 /// read from disk at load time.
-public struct StoredRepresentation: Sendable {
+package struct StoredRepresentation: Sendable {
     /// Where the bytes come from.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// Bytes the daemon holds, in arrival order.
         case data([ByteBuffer])
         /// Bytes the owning source produces when a destination loads them.
@@ -25,29 +25,29 @@ public struct StoredRepresentation: Sendable {
     }
 
     /// A representation a live source promised.
-    public struct Promise: Sendable {
+    package struct Promise: Sendable {
         /// The client that produces it (see `PromiseOwner`; internal, as the protocol is).
         let owner: any PromiseOwner
         /// The source's own number for it.
-        public let id: Int
+        package let id: Int
     }
 
     /// The representation's type.
-    public var type: TypeIdentifier
+    package var type: TypeIdentifier
     /// Its bytes, or how to get them.
-    public var content: Content
+    package var content: Content
     /// Byte count when known.
-    public var size: Int?
+    package var size: Int?
 
     /// An eager representation whose bytes the daemon stored in `file`.
-    public init(type: TypeIdentifier, file: SpoolFile) {
+    package init(type: TypeIdentifier, file: SpoolFile) {
         self.type = type
         self.content = .stored(file)
         self.size = file.size
     }
 
     /// An eager representation holding `chunks`.
-    public init(type: TypeIdentifier, chunks: [ByteBuffer]) {
+    package init(type: TypeIdentifier, chunks: [ByteBuffer]) {
         self.type = type
         self.content = .data(chunks)
         self.size = chunks.reduce(0) { $0 + $1.readableBytes }
@@ -65,7 +65,7 @@ public struct StoredRepresentation: Sendable {
     }
 
     /// A representation whose bytes come from `content`.
-    public init(type: TypeIdentifier, content: Content, size: Int?) {
+    package init(type: TypeIdentifier, content: Content, size: Int?) {
         self.type = type
         self.content = content
         self.size = size
@@ -85,20 +85,20 @@ public struct StoredRepresentation: Sendable {
 }
 
 /// One item on a pasteboard: representations in fidelity order, best first.
-public struct StoredItem: Sendable {
+package struct StoredItem: Sendable {
     /// Representations, best first; never empty.
-    public var representations: [StoredRepresentation]
+    package var representations: [StoredRepresentation]
     /// A file name a destination may use.
-    public var suggestedName: String?
+    package var suggestedName: String?
     /// Who may load the representations.
-    public var visibility: ItemVisibility
+    package var visibility: ItemVisibility
     /// The process that wrote the item (for `own-process` visibility).
-    public var writerPID: Int32?
+    package var writerPID: Int32?
     /// A secret: kept in memory only, never stored on disk.
-    public var isSensitive: Bool
+    package var isSensitive: Bool
 
     /// Creates an item.
-    public init(
+    package init(
         representations: [StoredRepresentation], suggestedName: String? = nil,
         visibility: ItemVisibility = .all, writerPID: Int32? = nil, isSensitive: Bool = false
     ) {
@@ -110,7 +110,7 @@ public struct StoredItem: Sendable {
     }
 
     /// The wire description of this item, with MIME types from `registry`.
-    public func info(registry: TypeRegistry) -> ItemInfo {
+    package func info(registry: TypeRegistry) -> ItemInfo {
         ItemInfo(
             representations: representations.map { representation in
                 var info = RepresentationInfo(
