@@ -56,7 +56,13 @@ enum ClientPackage {
         defer { sandbox.remove() }
         let arguments = ["build", "--package-path", directory.path, "--scratch-path", scratchPath.path] + arguments
         let started = Date()
-        let result = try runTool(swift, arguments, environment: ProcessInfo.processInfo.environment, in: sandbox)
+        var result = try runTool(swift, arguments, environment: ProcessInfo.processInfo.environment, in: sandbox)
+        if result.status != 0, (result.stdoutText + result.stderr).contains("because of missing inputs") {
+            // SwiftPM keeps a stale list of a target's sources in the scratch path after files
+            // moved or went (a checkout of another commit): that build starts over, once.
+            try? FileManager.default.removeItem(at: scratchPath)
+            result = try runTool(swift, arguments, environment: ProcessInfo.processInfo.environment, in: sandbox)
+        }
         print("client package: swift \(arguments.joined(separator: " ")): exit \(result.status) after \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         return (result.status, result.stdoutText + result.stderr)
     }
