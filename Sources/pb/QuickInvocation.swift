@@ -3,8 +3,11 @@ import PasteboardCLI
 import PasteboardProtocol
 import PasteboardTypes
 
-/// pb's quick path: the invocations shell loops run most — `pb paste` and `pb copy` from
-/// stdin with their everyday options — read without ArgumentParser.
+/// pb's quick path: the invocations shell loops run most — `pb paste`, and `pb copy` from
+/// stdin or of files, with their everyday options — read without ArgumentParser, and run on
+/// the main thread: an async command's main thread leaves through `pthread_exit`, whose first
+/// unwind sorts every frame description of the static binary (25 ms of a `pb copy FILE` on the
+/// development machine).
 ///
 /// ArgumentParser finds a command's options by reflection, and on a statically linked binary
 /// each first use of a type in that reflection scans every protocol conformance record in the
@@ -16,6 +19,7 @@ import PasteboardTypes
 enum QuickInvocation {
     case paste(PasteJob)
     case copyStandardInput(pasteboard: String, type: String?, sensitive: Bool)
+    case copyFiles(pasteboard: String, type: String?, sensitive: Bool, files: [String])
 
     /// Recognises `arguments` (without the program name), or returns nil.
     init?(arguments: some Collection<String>) {
@@ -40,17 +44,22 @@ enum QuickInvocation {
             self = .paste(PasteJob(pasteboard: name, types: types, item: item ?? 0, output: output,
                                    progress: ProgressDisplay.mode(lines: lines, none: none)))
         case "copy":
-            var pasteboard: String?, type: String?, sensitive = false
+            var pasteboard: String?, type: String?, sensitive = false, files: [String] = []
             while let argument = reader.next() {
                 switch argument.name {
                 case "-p", "--pasteboard": guard pasteboard == nil, let value = reader.value(of: argument) else { return nil }; pasteboard = value
                 case "-t", "--type": guard type == nil, let value = reader.value(of: argument) else { return nil }; type = value
                 case "--sensitive": guard !sensitive, argument.inlineValue == nil else { return nil }; sensitive = true
-                default: return nil
+                default:
+                    // A file: a plain word (anything starting with `-` is ArgumentParser's to judge).
+                    guard !argument.name.hasPrefix("-"), argument.inlineValue == nil, !argument.name.isEmpty else { return nil }
+                    files.append(String(argument.name))
                 }
             }
             guard let name = Self.validName(pasteboard) else { return nil }
-            self = .copyStandardInput(pasteboard: name, type: type, sensitive: sensitive)
+            self = files.isEmpty
+                ? .copyStandardInput(pasteboard: name, type: type, sensitive: sensitive)
+                : .copyFiles(pasteboard: name, type: type, sensitive: sensitive, files: files)
         default:
             return nil
         }
@@ -82,6 +91,21 @@ enum QuickInvocation {
             guard let connection = try Self.connect() else { return fallback }
             do {
                 try connection.setItems([item], on: pasteboard)
+            } catch PasteboardError.daemonUnreachable {
+                return fallback  // closed before its welcome (shutting down): nothing was written
+            }
+        case .copyFiles(let pasteboard, let type, let sensitive, let files):
+            let registry = TypeArguments.registry().registry
+            let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
+            let items = try ItemArguments.fileItems(files, type: explicitType, registry: registry, streaming: true).map { item in
+                var item = item
+                if sensitive { item.isSensitive = true }
+                return item
+            }
+            let fallback: @Sendable () async throws -> Void = { [items] in try await Copy.copy(items, to: pasteboard) }
+            guard let connection = try Self.connect() else { return fallback }
+            do {
+                try connection.setItems(items, on: pasteboard)
             } catch PasteboardError.daemonUnreachable {
                 return fallback  // closed before its welcome (shutting down): nothing was written
             }

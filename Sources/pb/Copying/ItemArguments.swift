@@ -48,12 +48,18 @@ struct ItemArguments: ParsableArguments {
         if files.isEmpty {
             return [try Self.stdinItem(type: explicitType, streaming: streaming) { registry.sniff(prefix: $0, isComplete: $1, filename: nil) }]
         }
+        return try Self.fileItems(files, type: explicitType, registry: registry, streaming: streaming)
+    }
+
+    /// One item per file in `files`, of `type` or the type sniffed from each file's name and
+    /// first bytes (the quick path's `pb copy FILE…` too).
+    static func fileItems(_ files: [String], type: TypeIdentifier?, registry: TypeRegistry, streaming: Bool) throws(CLIError) -> [ItemProvider] {
         var items: [ItemProvider] = []
         for file in files {
             let bytes = try Input.openFile(file)
             let name = Self.basename(file)
             var item = ItemProvider(suggestedName: name)
-            try Self.register(bytes, in: &item, type: explicitType, streaming: streaming) { registry.sniff(prefix: $0, isComplete: $1, filename: name) }
+            try Self.register(bytes, in: &item, type: type, streaming: streaming) { registry.sniff(prefix: $0, isComplete: $1, filename: name) }
             items.append(item)
         }
         return items
