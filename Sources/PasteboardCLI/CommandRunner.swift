@@ -21,6 +21,15 @@ public enum CommandRunner {
         Glibc.exit(ExitStatus.success)
     }
 
+    /// Runs `body` (which ends the process) on the global executor, and holds this thread until
+    /// it does: a synchronous `main` then never reaches `dispatch_main`, whose `pthread_exit`
+    /// of the main thread costs a static binary about 25 ms of unwinder set-up. Nothing that
+    /// uses it runs on the main actor, which this thread therefore never serves.
+    public static func runDetached(_ body: @escaping @Sendable () async -> Never) -> Never {
+        Task.detached { await body() }
+        while true { pause() }
+    }
+
     /// Runs `body` on this thread; exits when it is done or failed (reporting the failure as
     /// `Command` would), else returns what `body` left to do.
     public static func runBlocking<Command: ParsableCommand, Remaining>(

@@ -22,7 +22,10 @@ struct GalleryCommand: AsyncParsableCommand {
         subcommands: [Add.self, ListImages.self, Move.self, DragImages.self, DropImages.self, Trash.self]
     )
 
-    static func main() async {
-        await CommandRunner.main(GalleryCommand.self)
+    /// Synchronous, as pb's: the work runs on the global executor while the main thread waits,
+    /// which spares the async main's `pthread_exit` and its unwinder set-up (see
+    /// `CommandRunner.runDetached`).
+    static func main() {
+        CommandRunner.runDetached { await CommandRunner.main(GalleryCommand.self) }
     }
 }

@@ -30,18 +30,23 @@ struct PB: AsyncParsableCommand {
     /// everyday `pb paste` and `pb copy` forms take the quick path (see ``QuickInvocation``).
     /// Started as `xclip`, `wl-paste`, … (a link `pb install-links` made), pb is that tool (see
     /// ``CompatibilityTool``); the check is a comparison of `argv[0]`'s last component.
-    static func main() async {
+    ///
+    /// `main` is synchronous: an async main's main thread leaves through `pthread_exit` at once,
+    /// and that first unwind sorts every frame description of the statically linked binary
+    /// (about 25 ms, which `exit` then waits for). Asynchronous work runs on the global executor
+    /// while the main thread waits (see `CommandRunner.runDetached`).
+    static func main() {
         let arguments = CommandLine.arguments
         if let tool = arguments.first.flatMap(CompatibilityTool.init(programPath:)) {
-            await tool.run(Array(arguments.dropFirst()))
+            CommandRunner.runDetached { await tool.run(Array(arguments.dropFirst())) }
         }
         if arguments.count > 1, arguments[1] == BackgroundPasteServer.flag {
-            await BackgroundPasteServer.serve(Array(arguments.dropFirst(2)))
+            CommandRunner.runDetached { await BackgroundPasteServer.serve(Array(arguments.dropFirst(2))) }
         }
         if let quick = QuickInvocation(arguments: CommandLine.arguments.dropFirst()) {
             let remaining = CommandRunner.runBlocking(quick.runBlocking, reportingAs: PB.self)
-            await CommandRunner.run(remaining, reportingAs: PB.self)
+            CommandRunner.runDetached { await CommandRunner.run(remaining, reportingAs: PB.self) }
         }
-        await CommandRunner.main(PB.self)
+        CommandRunner.runDetached { await CommandRunner.main(PB.self) }
     }
 }

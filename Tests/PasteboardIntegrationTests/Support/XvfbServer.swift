@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import XCTest
 
@@ -47,13 +48,28 @@ final class XvfbServer {
         }
     }
 
-    /// A display number with neither a lock file nor a socket.
+    /// A display number with neither a lock file nor a socket. A lock whose server is gone (an
+    /// Xvfb killed with SIGKILL leaves its lock and socket behind) is removed first, as X
+    /// servers themselves do, so leftovers of earlier runs never use up the range.
     private static func freeDisplayNumber() throws -> Int {
-        for number in (100..<400).shuffled() where !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            return number
+        for number in (100..<400).shuffled() {
+            let lock = "/tmp/.X\(number)-lock", socket = "/tmp/.X11-unix/X\(number)"
+            if FileManager.default.fileExists(atPath: lock) {
+                guard isStale(lock) else { continue }
+                try? FileManager.default.removeItem(atPath: lock)
+                try? FileManager.default.removeItem(atPath: socket)
+            }
+            if !FileManager.default.fileExists(atPath: socket) { return number }
         }
         throw XCTSkip("no free X display number")
+    }
+
+    /// Whether the X lock file at `path` names a process that no longer runs.
+    private static func isStale(_ path: String) -> Bool {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
+        else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     func stop() { process.stop() }
