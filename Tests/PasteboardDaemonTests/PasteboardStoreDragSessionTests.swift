@@ -116,18 +116,18 @@ final class PasteboardStoreDragSessionTests: XCTestCase {
         let first = await store.beginSession(DragRequest(items: []), items: [.text("x")], source: source)
         _ = try await store.addItems([.promised(by: contributor, [(.png, 6)])], to: 1, from: contributor)
         _ = try await store.drop(DropRequest(operation: .copy), by: destination)
-        await store.sourceGone(contributor) { _ in "unused: the contributor promised nothing on a pasteboard" }
+        await store.clientGone(contributor) { _ in "unused: the contributor promised nothing on a pasteboard" }
         let items = try await store.droppedItems(of: 1, for: destination)
         XCTAssertEqual(items[1].representations[0].unavailableReason,
                        "pb (pid 300) disconnected without handing over public.png (item 1 of drag session 1)")
 
-        await store.sourceGone(destination) { _ in "" }
+        await store.clientGone(destination) { _ in "" }
         let firstEvents = await received(first)
         XCTAssertEqual(firstEvents.last, .ended(SessionEnd(
             outcome: .failed, message: "the destination, files (pid 200), went away before finishing the drop", destinationApp: "files")))
 
         let second = await store.beginSession(DragRequest(items: []), items: [.promised(by: source, [(.png, 11)])], source: source)
-        await store.sourceGone(source) { _ in "" }
+        await store.clientGone(source) { _ in "" }
         let secondEvents = await received(second)
         XCTAssertEqual(secondEvents, [.ended(SessionEnd(outcome: .cancelled, message: "its source, pb (pid 100), went away"))])
         let released = await source.nextReleased()

@@ -62,7 +62,7 @@ final class PasteboardStorePromiseTests: XCTestCase {
                 StoredRepresentation(type: .utf8PlainText, chunks: [ByteBuffer(string: "eager")]),
             ]),
         ])
-        await store.sourceGone(editor) { owned in "\(editor) left without \(owned.type) (item \(owned.item) of '\(owned.pasteboard)')" }
+        await store.clientGone(editor) { owned in "\(editor) left without \(owned.type) (item \(owned.item) of '\(owned.pasteboard)')" }
         let representations = await store.pasteboard(named: "notes").items[0].representations
         XCTAssertEqual(representations[0].unavailableReason, "editor (pid 4242) left without public.png (item 0 of 'notes')")
         XCTAssertNotNil(representations[1].promise, "another owner's promise stays")

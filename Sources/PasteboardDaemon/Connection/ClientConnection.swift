@@ -57,7 +57,7 @@ struct ClientConnection: Sendable {
                     logger.debug("handshake complete")
                     let client = ConnectedClient(
                         clientName: hello.client, pid: peerPID, app: hello.app, writer: writer, window: configuration.window, handoff: endpoint)
-                    watchdog.noteHandshake(source: client)
+                    watchdog.noteHandshake(client: client)
                     defer { client.disconnect() }
                     let context = RequestContext(store: store, writer: writer, requests: requests, client: client, logger: logger,
                                                  liveConfiguration: liveConfiguration, executor: executor)
@@ -96,7 +96,7 @@ struct ClientConnection: Sendable {
     /// The connection ended: produces in flight fail, and what it still promised becomes unavailable.
     private func clientLeft(_ client: ConnectedClient) async {
         client.disconnect()
-        await store.sourceGone(client) { owned in
+        await store.clientGone(client) { owned in
             "\(client) disconnected without handing over \(owned.type) (item \(owned.item) of '\(owned.pasteboard)')"
         }
     }

@@ -10,7 +10,7 @@ final class ConnectionWatchdog: Sendable {
     private struct State {
         var lastActivity: ContinuousClock.Instant
         var handshaken = false
-        var source: ConnectedClient?
+        var client: ConnectedClient?
     }
 
     private let state: Mutex<State>
@@ -38,12 +38,12 @@ final class ConnectionWatchdog: Sendable {
         state.withLock { $0.lastActivity = .now }
     }
 
-    /// The handshake completed: from now on only the idle timeout applies, and the client as a
-    /// `source` is busy while it has promises on a pasteboard.
-    func noteHandshake(source: ConnectedClient) {
+    /// The handshake completed: from now on only the idle timeout applies, and the client is
+    /// busy while it has promises on a pasteboard.
+    func noteHandshake(client: ConnectedClient) {
         state.withLock {
             $0.handshaken = true
-            $0.source = source
+            $0.client = client
             $0.lastActivity = .now
         }
         handshake.continuation.finish()
@@ -65,12 +65,12 @@ final class ConnectionWatchdog: Sendable {
 
     /// Waits for a deadline to pass and returns the error to close the connection with; returns
     /// nil when the task is cancelled (the connection ended) or no limit applies.
-    /// `isBusy` says whether the connection (as the source given at the handshake) has work in
+    /// `isBusy` says whether the connection (as the client given at the handshake) has work in
     /// flight, which keeps it from being idle.
     func expiry(isBusy: @Sendable (ConnectedClient) async -> Bool) async -> ProtocolError? {
         while !Task.isCancelled {
-            let (source, lastActivity) = state.withLock { ($0.source, $0.lastActivity) }
-            guard let source else {
+            let (client, lastActivity) = state.withLock { ($0.client, $0.lastActivity) }
+            guard let client else {
                 // Wait for the handshake (up to its limit, if any), then watch for idleness.
                 let deadline = handshakeTimeout.map { started + SecondsLimit.duration($0) }
                 let handshake = handshake.stream
@@ -89,7 +89,7 @@ final class ConnectionWatchdog: Sendable {
             guard let idleTimeout else { return nil }
             guard await eventLoop.sleep(until: lastActivity + SecondsLimit.duration(idleTimeout)) else { return nil }
             guard state.withLock({ $0.lastActivity == lastActivity }) else { continue }
-            if await isBusy(source) {
+            if await isBusy(client) {
                 noteActivity()
                 continue
             }

@@ -281,13 +281,13 @@ package actor PasteboardStore {
         }
     }
 
-    /// `source` is gone: whatever it still promises becomes unavailable, saying why, and the
+    /// `client` is gone: whatever it still promises becomes unavailable, saying why, and the
     /// drag sessions it began or dropped end.
-    func sourceGone(_ source: any PromiseOwner, reason: (OwnedPromise) -> String) {
-        for owned in promises(ownedBy: source) {
+    func clientGone(_ client: any PromiseOwner, reason: (OwnedPromise) -> String) {
+        for owned in promises(ownedBy: client) {
             settle(owned, with: .unavailable(reason(owned)), size: nil)
         }
-        connectionGoneFromSessions(source)
+        connectionGoneFromSessions(client)
     }
 
     // MARK: - Watching
