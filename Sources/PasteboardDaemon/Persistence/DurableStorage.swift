@@ -24,28 +24,16 @@ package struct DurableStorage: Sendable {
     package init(directory: String) throws(DaemonError) {
         try OwnDirectory.prepare(directory, kind: .state)
         self.directory = directory
-        let writer = StorageWriter(directory: directory)
         let spools = SpoolStore(stateDirectory: directory, io: .shared)
+        let writer = StorageWriter(directory: directory, reclaimer: spools.reclaimer)
         self.writer = writer
         self.spools = spools
-        spools.reclaimer.schedule { [weak writer, weak spools] in
-            guard let writer, let spools else { return }
-            Task { await Self.reclaim(spools, checkpointingWith: writer) }
-        }
-    }
-
-    /// Removes the stored files released since the last time, once a checkpoint has made sure
-    /// no archive, journal record or history entry on disk still names them (see
-    /// `SpoolReclaimer`); when the checkpoint fails they wait for the next release, or for the
-    /// sweep at the next start.
-    private static func reclaim(_ spools: SpoolStore, checkpointingWith writer: StorageWriter) async {
-        let released = spools.reclaimer.takeNamed()
-        guard !released.isEmpty else { return }
-        do {
-            try await writer.commit(StorageWriter.Work(history: HistoryChanges(), checkpoints: true))
-            spools.reclaimer.remove(released)
-        } catch {
-            spools.reclaimer.putBack(released)
+        // Every checkpoint removes the stored files released before it; when released files
+        // add up to `SpoolPolicy.reclaimBytes` before the journal's own next checkpoint, one is
+        // asked for (a failed one leaves them to the next, or to the sweep at start).
+        spools.reclaimer.schedule { [weak writer] in
+            guard let writer else { return }
+            Task { try? await writer.commit(StorageWriter.Work(history: HistoryChanges(), checkpoints: true)) }
         }
     }
 

@@ -134,7 +134,13 @@ final class StorageWriter: Sendable {
     private let queue = Mutex(Queue())
     private let journal = Mutex(Journal())
 
-    init(directory: String, logger: Logger = Logger(label: "pasteboardd"), journalSizeLimit: Int = StorageWriter.defaultJournalSizeLimit) {
+    /// The stored files released since the last checkpoint: each checkpoint removes them once
+    /// it has succeeded, when no record on disk names them any more (see `SpoolReclaimer`).
+    private let reclaimer: SpoolReclaimer?
+
+    init(directory: String, logger: Logger = Logger(label: "pasteboardd"), journalSizeLimit: Int = StorageWriter.defaultJournalSizeLimit,
+         reclaimer: SpoolReclaimer? = nil) {
+        self.reclaimer = reclaimer
         self.directory = directory
         self.journalSizeLimit = journalSizeLimit
         self.historyDirectory = HistoryStorage.directory(inStateDirectory: directory)
@@ -450,6 +456,15 @@ final class StorageWriter: Sendable {
     /// in memory.
     @discardableResult
     private func checkpoint(_ journal: inout Journal, atStart: Bool = false) -> Result<Void, ArchiveFile.Failure> {
+        // Taken before the checkpoint starts: files released later may still be named by what
+        // it writes, and wait for the next one.
+        let released = reclaimer?.takeNamed() ?? []
+        let result = writeCheckpoint(&journal, atStart: atStart)
+        if case .success = result { reclaimer?.remove(released) } else { reclaimer?.putBack(released) }
+        return result
+    }
+
+    private func writeCheckpoint(_ journal: inout Journal, atStart: Bool) -> Result<Void, ArchiveFile.Failure> {
         guard journal.fd >= 0 else { return .success(()) }  // nothing was journaled since the start
         var stuck: [String: NamedPasteboard] = [:]
         for pasteboard in journal.unwritten.values {

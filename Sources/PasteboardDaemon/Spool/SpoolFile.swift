@@ -43,7 +43,7 @@ package final class SpoolFile: Sendable {
     }
 
     deinit {
-        reclaimer.release(SpoolReclaimer.Released(name: Self.name(of: id), directory: directory), named: named.load(ordering: .acquiring))
+        reclaimer.release(SpoolReclaimer.Released(name: Self.name(of: id), directory: directory, size: size), named: named.load(ordering: .acquiring))
     }
 
     /// The file's name in `data/`.

@@ -30,6 +30,12 @@ enum SpoolPolicy {
     /// client that leaves stops a large descriptor copy within one step.
     static let copyStep = 64 << 20
 
+    /// Released stored files wait for the journal's own checkpoint (every 4 MiB of journal, a
+    /// clear, `pb history clear`) until they add up to this many bytes; then one is asked for.
+    /// A checkpoint per released file would add four syncs to every copy once the history is
+    /// full of entries over 64 KiB; this bounds the disk such files hold meanwhile.
+    static let reclaimBytes = 64 << 20
+
     /// The first bytes of a stored representation kept in memory, for the history preview and
     /// search.
     static let headLength = 4096

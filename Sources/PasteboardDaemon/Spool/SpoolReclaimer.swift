@@ -6,17 +6,21 @@ import Synchronization
 /// it was committed) is unlinked at once on `SpoolIO`. A named one waits: a stale journal
 /// record or archive could still name it, and removing it then would turn that record's
 /// fallback into "missing" after a damaged newer record. `StorageWriter` takes the named ones
-/// (`takeNamed`) after its next checkpoint, when nothing on disk names them, and removes them
-/// (`remove`), which also syncs `data/`.
+/// (`takeNamed`) at its next checkpoint and removes them once it succeeded, when nothing on disk
+/// names them (`remove`, which also syncs `data/`); a checkpoint is asked for when released
+/// files add up to `SpoolPolicy.reclaimBytes` first.
 final class SpoolReclaimer: Sendable {
     /// A released file: its name and the directory it is in.
     struct Released: Sendable {
         let name: String
         let directory: SpoolDirectory
+        /// The file's size, which counts towards `SpoolPolicy.reclaimBytes`.
+        var size = 0
     }
 
     private struct State {
         var named: [Released] = []
+        var namedBytes = 0
         var removals: [Int: Task<Void, Never>] = [:]
         var nextRemoval = 0
         var scheduler: (@Sendable () -> Void)?
@@ -37,8 +41,11 @@ final class SpoolReclaimer: Sendable {
     /// The last reference to a spool file died (`SpoolFile.deinit`).
     func release(_ released: Released, named: Bool) {
         if named {
-            let scheduler = state.withLock { state in
+            let scheduler = state.withLock { state -> (@Sendable () -> Void)? in
                 state.named.append(released)
+                state.namedBytes = state.namedBytes.addingSaturating(released.size)
+                guard state.namedBytes >= SpoolPolicy.reclaimBytes else { return nil }
+                state.namedBytes = 0  // asked once: the checkpoint takes them all
                 return state.scheduler
             }
             scheduler?()
@@ -51,7 +58,10 @@ final class SpoolReclaimer: Sendable {
     /// checkpoint (or to `putBack` when the checkpoint failed).
     func takeNamed() -> [Released] {
         state.withLock { state in
-            defer { state.named = [] }
+            defer {
+                state.named = []
+                state.namedBytes = 0
+            }
             return state.named
         }
     }
@@ -59,7 +69,10 @@ final class SpoolReclaimer: Sendable {
     /// Returns files `takeNamed` gave out that could not be removed yet (the checkpoint
     /// failed): they wait for the next one.
     func putBack(_ released: [Released]) {
-        state.withLock { $0.named.append(contentsOf: released) }
+        state.withLock { state in
+            state.named.append(contentsOf: released)
+            state.namedBytes = released.reduce(state.namedBytes) { $0.addingSaturating($1.size) }
+        }
     }
 
     /// Unlinks `released` on `SpoolIO`, then syncs their directories when `syncs` (a named
