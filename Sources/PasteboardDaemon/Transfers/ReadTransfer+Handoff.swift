@@ -25,14 +25,9 @@ extension ReadTransfer {
     func handOff(_ promise: StoredRepresentation.Promise, type: TypeIdentifier, declaredSize: Int?,
                  header: (Int?) async throws -> Void) async throws -> Bool {
         let source = promise.owner
-        guard request.handoff == true, let destinationEnd = reader.handoff,
-              let sourceEnd = source.handoff, sourceEnd.isAttached
+        guard request.handoff == true, let sourceEnd = source.handoff, sourceEnd.isAttached,
+              let destinationEnd = try await attachedDestination(), let link = try? HandoffLink()
         else { return false }
-        // A destination attaches its socket only when asked: most loads (a stored item, a
-        // client on another machine) never need it, and a short-lived `pb paste` saves the
-        // second connection.
-        if !destinationEnd.isAttached { try await writer.send(.attach, on: id) }
-        guard await destinationEnd.waitUntilAttached(upTo: .seconds(1)), let link = try? HandoffLink() else { return false }
         defer { link.close() }
         let relay: Relay
         do {
@@ -91,10 +86,8 @@ extension ReadTransfer {
     /// possible; the caller then streams the file through the daemon.
     func handOffStored(_ file: SpoolFile, header: (Int?) async throws -> Void) async throws -> Bool {
         guard request.handoff == true, request.handoffFile == true, file.size >= SpoolPolicy.handoffMinimum,
-              let destinationEnd = reader.handoff
+              let destinationEnd = try await attachedDestination()
         else { return false }
-        if !destinationEnd.isAttached { try await writer.send(.attach, on: id) }
-        guard await destinationEnd.waitUntilAttached(upTo: .seconds(1)) else { return false }
         let descriptor = try file.openForReading()
         defer { close(descriptor) }
         do {
@@ -108,5 +101,15 @@ extension ReadTransfer {
         release()
         try await writer.sendData(ByteBuffer(), on: id, end: true)
         return true
+    }
+
+    /// The destination's hand-off socket, attached: a destination attaches it only when asked
+    /// (`attach`), since most loads (a small stored item, a client on another machine) never
+    /// need it and a short-lived `pb paste` saves the second connection; it has a second to do
+    /// so. Nil when it has none or it did not come.
+    private func attachedDestination() async throws -> HandoffEndpoint? {
+        guard let destinationEnd = reader.handoff else { return nil }
+        if !destinationEnd.isAttached { try await writer.send(.attach, on: id) }
+        return await destinationEnd.waitUntilAttached(upTo: .seconds(1)) ? destinationEnd : nil
     }
 }
