@@ -168,7 +168,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "PasteboardTests", dependencies: ["Pasteboard", "PasteboardTypes"]),
+        .testTarget(
+            name: "PasteboardTests",
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol", "PasteboardJSON", "CPasteboardSystem"]),
         // What the tests that need a real compositor share: a headless sway of the test's own.
         .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),

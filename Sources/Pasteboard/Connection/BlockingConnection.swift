@@ -39,8 +39,8 @@ public final class BlockingConnection {
     private var inbound = ByteBufferAllocator().buffer(capacity: 64 << 10)
     private var outbound = ByteBufferAllocator().buffer(capacity: 4 << 10)
     private var nextRequestID: UInt32 = 1
-    /// The hand-off socket: not tried yet (outer nil), or attached or not possible.
-    private var handoffChannel: HandoffChannel??
+    /// Whether the hand-off socket is attached (see `HandoffAttachment`).
+    private var handoff = HandoffAttachment.untried
 
     /// Connects to the daemon at `socketPath` and queues the handshake as `clientName`: `hello`
     /// goes out with the first request, and the daemon's answer is read after it.
@@ -72,7 +72,7 @@ public final class BlockingConnection {
         // The daemon may close a connection whose data we no longer want: that is an error to
         // report, not a reason to die of SIGPIPE.
         pasteboard_ignore_sigpipe()
-        queue(.message(.hello(Hello(client: clientName, pid: getpid())), requestID: 0))
+        queue(DaemonHandshake.hello(client: clientName))
     }
 
     /// The window and frame length the daemon has announced, or, before its `welcome`, those
@@ -102,40 +102,13 @@ public final class BlockingConnection {
             }
             throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: "it closed the connection before answering hello (\(reason))")
         }
-        let answer: Message
-        do {
-            answer = try reply.decodeMessage()
-        } catch {
-            throw PasteboardError.daemon(error)
-        }
-        switch answer {
-        case .welcome(let value) where value.version == ProtocolVersion.current && reply.requestID == 0:
-            if let failure = value.limitsFailure { throw PasteboardError.daemon(ProtocolError(.malformedMessage, failure)) }
-            handshakeWelcome = value
-            isWelcomed = true
-            return value
-        case .welcome(let value) where reply.requestID == 0:
-            throw PasteboardError.daemon(ProtocolError(
-                .versionMismatch, "pasteboardd speaks protocol version \(value.version), this client \(ProtocolVersion.current)"
-            ))
-        case .error(let error) where reply.requestID == 0:
-            throw PasteboardError.daemon(error)
-        default:
-            throw PasteboardError.connectionLost("the daemon did not answer hello with welcome")
-        }
+        handshakeWelcome = try DaemonHandshake.welcome(from: reply)
+        isWelcomed = true
+        return handshakeWelcome
     }
 
     deinit {
         close(socket)
-    }
-
-    /// The hand-off socket, attached on first use (when the daemon asks, with `attach`); nil
-    /// when the daemon offers none or it cannot be attached.
-    private var handoff: HandoffChannel? {
-        if let handoffChannel { return handoffChannel }
-        let attached = isWelcomed ? handshakeWelcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: handshakeWelcome.pid) } : nil
-        handoffChannel = .some(attached)
-        return attached
     }
 
     // MARK: - Loading
@@ -175,52 +148,32 @@ public final class BlockingConnection {
         let id = openRequest()
         // Before the welcome the daemon's offer is unknown: a daemon that made none ignores `handoff`.
         let asksHandoff = isWelcomed ? HandoffChannel.mayAsk(handshakeWelcome) : HandoffChannel.isEnabled
-        let request = ReadRequest(pasteboard: pasteboard, item: item, accept: accepting.map(\.rawValue),
-                                  handoff: asksHandoff ? true : nil, handoffFile: asksHandoff ? true : nil)
         do {
-            queue(.message(.read(request), requestID: id))
+            queue(.message(.read(ReadExchange.request(.pasteboard(pasteboard), item: item, accept: accepting, asksHandoff: asksHandoff)),
+                           requestID: id))
             try flush()
-            var stream = ReadStream(window: try completeHandshake().window)
+            var exchange = ReadExchange(window: try completeHandshake().window)
             while true {
-                let frame = try nextFrame(for: id, interrupt: interrupt)
-                switch frame.kind {
-                case .message:
-                    switch try frame.decodeMessage() {
-                    case .attach:
-                        _ = handoff  // the daemon hands this load off: attach now (it waits for the socket)
-                    case .representation(let value):
-                        try header(value)  // before any byte: a throw cancels the load
-                        let handoff = handoffChannel ?? nil
-                        if try stream.choose(value, handoffAttached: handoff != nil), let handoff {
-                            let descriptor = try handoff.descriptor(for: id)
-                            let copied: Int?
-                            do {
-                                copied = try output.flatMap { output in
-                                    try KernelCopy.copy(descriptor, to: output, total: value.size, interrupt: interrupt, progress: progress)
-                                }
-                            } catch {
-                                close(descriptor)
-                                throw error
-                            }
-                            if let copied {
-                                close(descriptor)
-                                stream.handedOff = copied
-                            } else {  // drain closes it
-                                stream.handedOff = try drain(descriptor, total: value.size, interrupt: interrupt, progress: progress, chunk: chunk)
-                            }
-                        }
-                    case .progress(let report):
-                        progress(stream.progress(report))
-                    case .error(let error):
-                        throw PasteboardError.daemon(error)
-                    default:
-                        continue
-                    }
-                case .data:
-                    let step = try stream.receive(frame)
-                    if let bytes = step.bytes { try chunk(bytes) }
-                    if let finished = step.finished { return finished }
-                    if let credit = step.credit { try send(.credit(Credit(bytes: credit)), on: id) }
+                switch try exchange.take(try nextFrame(for: id, interrupt: interrupt), handoff: handoff.channel) {
+                case .attachHandoff:
+                    handoff.attach(offeredBy: handshakeWelcome)
+                case .representation(let value):
+                    try header(value)  // before any byte: a throw cancels the load
+                case .handedOff(let value, let channel):
+                    try header(value)
+                    exchange.handedOff(try receiveHandedOff(
+                        try channel.descriptor(for: id), total: value.size, interrupt: interrupt, output: output,
+                        progress: progress, chunk: chunk))
+                case .progress(let report):
+                    progress(report)
+                case .data(let bytes, let credit):
+                    if let bytes { try chunk(bytes) }
+                    if let credit { try send(.credit(Credit(bytes: credit)), on: id) }
+                case .finished(let bytes, let value):
+                    if let bytes { try chunk(bytes) }
+                    return value
+                case .ignored:
+                    continue
                 }
             }
         } catch let error as ProtocolError {
@@ -233,6 +186,29 @@ public final class BlockingConnection {
             try? send(.cancel, on: id)
             throw error
         }
+    }
+
+    /// Receives a handed-off transfer through `descriptor` (then closed): copied into `output`
+    /// inside the kernel when there is one and it can be (see `KernelCopy`), else read into
+    /// `chunk`. Returns the byte count.
+    private func receiveHandedOff(
+        _ descriptor: Int32, total: Int?, interrupt: Int32?, output: Int32?,
+        progress: (LoadProgress) -> Void, chunk: (ByteBuffer) throws -> Void
+    ) throws -> Int {
+        let copied: Int?
+        do {
+            copied = try output.flatMap { output in
+                try KernelCopy.copy(descriptor, to: output, total: total, interrupt: interrupt, progress: progress)
+            }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        if let copied {
+            close(descriptor)
+            return copied
+        }
+        return try drain(descriptor, total: total, interrupt: interrupt, progress: progress, chunk: chunk)  // drain closes it
     }
 
     /// Reads a handed-off transfer socket to its end into `chunk`; returns the byte count.

@@ -31,8 +31,8 @@ public final class PasteboardConnection: Sendable {
     let promises = PromiseServer()
     private let declaredTypes: [TypeDeclaration]
     private let cachedRegistry = Mutex<TypeRegistry?>(nil)
-    /// The hand-off socket: not tried yet (outer nil), or attached or not possible.
-    private let handoffChannel = Mutex<HandoffChannel??>(nil)
+    /// Whether the hand-off socket is attached (see `HandoffAttachment`).
+    private let handoff = Mutex<HandoffAttachment>(.untried)
 
     /// The thread this connection's frames arrive on, as a task executor.
     ///
@@ -67,21 +67,18 @@ public final class PasteboardConnection: Sendable {
         }
     }
 
-    /// The hand-off socket over which the daemon passes the sockets of direct transfers, attached on
-    /// first use; nil when the daemon offers none or it is not the local daemon's. A source
-    /// attaches it before it registers a promise; a destination when the daemon asks (`attach`).
-    var handoff: HandoffChannel? {
-        handoffChannel.withLock { channel in
-            if let channel { return channel }
-            let attached = welcome.handoff.flatMap { HandoffChannel.attach($0, daemonPID: welcome.pid) }
-            channel = .some(attached)
-            return attached
-        }
+    /// Attaches the hand-off socket over which the daemon passes the sockets of direct transfers,
+    /// the first time; returns it, or nil when the daemon offers none or it is not the local
+    /// daemon's. A source attaches it before it registers a promise; a destination when the
+    /// daemon asks (`attach`).
+    @discardableResult
+    func attachHandoff() -> HandoffChannel? {
+        handoff.withLock { $0.attach(offeredBy: welcome) }
     }
 
     /// The hand-off socket if it has been attached; nil otherwise (nothing is tried).
     var attachedHandoff: HandoffChannel? {
-        handoffChannel.withLock { $0 ?? nil }
+        handoff.withLock { $0.channel }
     }
 
     /// Connects to the daemon at `socketPath` (starting it first when `autoStart` and nothing
@@ -156,7 +153,7 @@ public final class PasteboardConnection: Sendable {
                 // our hello is written: its error frame, if it arrived, says more than the failed write.
                 var helloFailure: (any Error)?
                 do {
-                    try await outbox.send(.message(.hello(Hello(client: clientName, pid: getpid(), app: app)), requestID: 0))
+                    try await outbox.send(DaemonHandshake.hello(client: clientName, app: app))
                 } catch {
                     helloFailure = error
                 }
@@ -167,21 +164,8 @@ public final class PasteboardConnection: Sendable {
                         "the daemon closed the connection during the handshake" + (helloFailure.map { " (\($0))" } ?? "")
                     )
                 }
-                let welcome: Welcome
-                switch try reply.decodeMessage() {
-                case .welcome(let value):
-                    if let failure = value.limitsFailure { throw PasteboardError.daemon(ProtocolError(.malformedMessage, failure)) }
-                    welcome = value
-                    router.setWindow(value.window)
-                case .error(let error): throw PasteboardError.daemon(error)
-                default: throw PasteboardError.connectionLost("the daemon did not answer hello with welcome")
-                }
-                guard welcome.version == ProtocolVersion.current else {
-                    throw PasteboardError.daemon(ProtocolError(
-                        .versionMismatch,
-                        "pasteboardd speaks protocol version \(welcome.version), this client \(ProtocolVersion.current)"
-                    ))
-                }
+                let welcome = try DaemonHandshake.welcome(from: reply)
+                router.setWindow(welcome.window)
                 let connection = PasteboardConnection(
                     outbox: outbox, router: router, welcome: welcome, declaredTypes: types, taskExecutor: executor)
                 group.addTask(executorPreference: executor) {

@@ -99,7 +99,7 @@ final class PromiseServer: Sendable {
         guard request.handoff == true else {
             return RepresentationWriter(request: request, connection: connection, id: id, window: window)
         }
-        guard let handoff = connection.handoff else { throw PasteboardError.connectionLost("no hand-off socket is attached") }
+        guard let handoff = connection.attachHandoff() else { throw PasteboardError.connectionLost("no hand-off socket is attached") }
         let stream = HandoffStream(try handoff.descriptor(for: id))
         var progress: (@Sendable (LoadProgress) -> Void)?
         if let observer { progress = { observer(.progress($0)) } }

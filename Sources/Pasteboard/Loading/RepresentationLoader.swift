@@ -17,24 +17,10 @@ import Foundation
 /// implementation behind `Pasteboard`'s and `PerformedDrop`'s load methods.
 struct RepresentationLoader: Sendable {
     /// Where the items are.
-    enum Target: Sendable {
-        case pasteboard(String)
-        case session(Int)
-    }
+    typealias Target = ReadExchange.Target
 
     let connection: PasteboardConnection
     let target: Target
-
-    private func request(item: Int, accept: [String], openInPlace: Bool, handoff: Bool) -> ReadRequest {
-        switch target {
-        case .pasteboard(let name):
-            ReadRequest(pasteboard: name, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil,
-                        handoffFile: handoff ? true : nil)
-        case .session(let id):
-            ReadRequest(session: id, item: item, accept: accept, openInPlace: openInPlace ? true : nil, handoff: handoff ? true : nil,
-                        handoffFile: handoff ? true : nil)
-        }
-    }
 
     /// Loads item `item`'s representation best matching `accepting` (UTIs or MIME types, most
     /// preferred first; empty for the item's first representation).
@@ -59,39 +45,31 @@ struct RepresentationLoader: Sendable {
     ) async throws -> RepresentationHeader {
         let (id, frames) = connection.openRequest()
         defer { connection.closeRequest(id) }
-        let request = request(item: item, accept: accepting.map(\.rawValue), openInPlace: openInPlace,
-                              handoff: HandoffChannel.mayAsk(connection.welcome))
+        let request = ReadExchange.request(target, item: item, accept: accepting, openInPlace: openInPlace,
+                                           asksHandoff: HandoffChannel.mayAsk(connection.welcome))
         try await connection.send(.read(request), on: id)
-        var stream = ReadStream(window: connection.welcome.window)
+        var exchange = ReadExchange(window: connection.welcome.window)
         do {
             for try await frame in frames {
-                switch frame.kind {
-                case .message:
-                    switch try frame.decodeMessage() {
-                    case .attach:
-                        _ = connection.handoff  // the daemon hands this load off: attach now (it waits for the socket)
-                    case .representation(let value):
-                        let handoff = connection.attachedHandoff
-                        let handedOff = try stream.choose(value, handoffAttached: handoff != nil)
-                        try await header(value)
-                        if handedOff, let handoff {
-                            let transfer = HandoffStream(try handoff.descriptor(for: id))
-                            stream.handedOff = try await transfer.drain(total: value.size, progress: progress, chunk: chunk)
-                        }
-                    case .progress(let report):
-                        progress(stream.progress(report))
-                    case .error(let error):
-                        throw PasteboardError.daemon(error)
-                    default:
-                        continue
-                    }
-                case .data:
-                    let step = try stream.receive(frame)
-                    if let bytes = step.bytes { try await chunk(bytes) }
-                    if let finished = step.finished { return finished }
-                    if let credit = step.credit {
-                        try await connection.send(.credit(Credit(bytes: credit)), on: id)
-                    }
+                switch try exchange.take(frame, handoff: connection.attachedHandoff) {
+                case .attachHandoff:
+                    connection.attachHandoff()
+                case .representation(let value):
+                    try await header(value)
+                case .handedOff(let value, let channel):
+                    try await header(value)
+                    let transfer = HandoffStream(try channel.descriptor(for: id))
+                    exchange.handedOff(try await transfer.drain(total: value.size, progress: progress, chunk: chunk))
+                case .progress(let report):
+                    progress(report)
+                case .data(let bytes, let credit):
+                    if let bytes { try await chunk(bytes) }
+                    if let credit { try await connection.send(.credit(Credit(bytes: credit)), on: id) }
+                case .finished(let bytes, let value):
+                    if let bytes { try await chunk(bytes) }
+                    return value
+                case .ignored:
+                    continue
                 }
             }
         } catch let error as PasteboardError {

@@ -18,7 +18,7 @@ struct ItemUpload: Sendable {
         var registered: [Int] = []
         self.infos = items.map { item in
             Self.info(for: item) { handler, observer in
-                _ = connection.handoff  // attached before the daemon may ask for a hand-off
+                connection.attachHandoff()  // attached before the daemon may ask for a hand-off
                 let number = connection.promises.register(.init(handler: handler, observer: observer))
                 registered.append(number)
                 return number
