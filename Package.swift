@@ -160,7 +160,7 @@ let package = Package(
         // The libFuzzer binary (built with --sanitize fuzzer -Xswiftc -DFUZZING), else a replayer of inputs.
         .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing"]),
         .testTarget(name: "PasteboardJSONTests", dependencies: ["PasteboardJSON"]),
-        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardFuzzing"]),
+        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardJSON", "PasteboardFuzzing"]),
         .testTarget(
             name: "PasteboardProtocolTests",
             dependencies: [

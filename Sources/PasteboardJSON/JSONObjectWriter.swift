@@ -1,5 +1,5 @@
 /// The one JSON writer: an object's members, compact, in the order given. A `JSONObjectCoding`
-/// writes its members through it (see `JSONMembers`); the archive headers call it directly.
+/// writes its members through it (see `JSONMembers`), messages and archive headers alike.
 public struct JSONObjectWriter: JSONMembers {
     public typealias Failure = Never
     /// The JSON written so far.

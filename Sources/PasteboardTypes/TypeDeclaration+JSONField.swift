@@ -1,8 +1,10 @@
 import PasteboardJSON
 
 /// A declaration as a member of a protocol message (`declare`, `type-list`): read through the
-/// declaration parser, so a message's declaration is checked as a file's is, and written as
-/// its Codable conformance writes it. Neither is on the path of a copy or paste.
+/// declaration parser, so a message's declaration is checked as a file's is, and written with
+/// the one JSON writer in the shape `encode(to:)` gives (empty lists and a nil description left
+/// out; `TypeDeclarationJSONTests` holds the two to the same bytes). Neither is on the path of a
+/// copy or paste.
 extension TypeDeclaration: JSONField {
     public init(json tape: JSONTape, at index: Int) throws(JSONError) {
         var problems: [DeclarationParser.Problem] = []
@@ -13,7 +15,24 @@ extension TypeDeclaration: JSONField {
     }
 
     public func writeJSON(to writer: inout JSONObjectWriter) {
-        // Encoding a declaration's strings and numbers cannot fail.
-        writer.output += try! JSONBytesEncoder.encode(self)
+        let outer = writer.beginObject()
+        writer.member("identifier", identifier.rawValue)
+        writer.member("conformsTo", conformsTo.map(\.rawValue))
+        if !mimeTypes.isEmpty { writer.member("mimeTypes", mimeTypes) }
+        if !filenameExtensions.isEmpty { writer.member("filenameExtensions", filenameExtensions) }
+        if !magic.isEmpty {
+            writer.key("magic")
+            writer.output.append(UInt8(ascii: "["))
+            for index in magic.indices {
+                if index > 0 { writer.output.append(UInt8(ascii: ",")) }
+                let declaration = writer.beginObject()
+                writer.member("offset", magic[index].offset)
+                writer.member("bytes", magic[index].hexBytes)
+                writer.endObject(declaration)
+            }
+            writer.output.append(UInt8(ascii: "]"))
+        }
+        writer.member("description", description)
+        writer.endObject(outer)
     }
 }

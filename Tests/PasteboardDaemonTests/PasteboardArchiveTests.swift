@@ -4,33 +4,53 @@ import PasteboardProtocol
 import PasteboardJSON
 import XCTest
 
-/// The archive header every durable copy writes is written by hand; its bytes must be the ones
-/// the Codable encoder writes, so archives read back (and older daemons' archives still read).
+/// The archive header every durable copy writes goes through the members lists, as messages
+/// do: what is written reads back the same, and a header as earlier daemons wrote it (the
+/// synthesized Codable's bytes: members in declaration order, absent optionals left out) still
+/// reads, and is written again byte for byte.
 final class PasteboardArchiveTests: XCTestCase {
-    func testHandWrittenHeaderMatchesTheCodableEncoderByteForByte() throws {
-        let itemsJSON = #"""
-            [
-              {"representations": [{"type": "public.utf8-plain-text", "kind": "data", "size": 16}]},
-              {"suggestedName": "a \"quoted\" \\ name\n\u0001 é 😀", "visibility": "own-process", "writerPID": -7,
-               "representations": [
-                 {"type": "public.png", "kind": "file", "size": 9, "path": "/tmp/a b.png", "openInPlace": true},
-                 {"type": "com.example.x", "kind": "promise", "note": "gallery (pid 42)"},
-                 {"type": "public.data", "kind": "unavailable", "size": 0, "note": ""}
-               ]},
-              {"representations": []}
-            ]
-            """#
-        let items = try JSONTreeDecoder.decode([ArchivedItem].self, from: Array(itemsJSON.utf8))
+    /// A header of an earlier daemon's archive, every field of an item and a representation set
+    /// somewhere, with strings that need escapes.
+    private let earlierHeader = #"{"name":"work-ü","changeCount":9223372036854775807,"items":["#
+        + #"{"representations":[{"type":"public.utf8-plain-text","kind":"data","size":16}]},"#
+        + #"{"suggestedName":"a \"quoted\" \\ name\n\u0001 é 😀","visibility":"own-process","writerPID":-7,"representations":["#
+        + #"{"type":"public.png","kind":"file","size":9,"path":"/tmp/a b.png","openInPlace":true},"#
+        + #"{"type":"com.example.x","kind":"promise","note":"gallery (pid 42)"},"#
+        + #"{"type":"public.data","kind":"unavailable","size":0,"note":""},"#
+        + #"{"type":"public.data","kind":"stored","size":70000,"spool":"0123456789abcdef"}]},"#
+        + #"{"representations":[]}],"expiresAt":1700000000123}"#
+
+    func testAHeaderAsEarlierDaemonsWroteItReadsAndIsWrittenAgainByteForByte() throws {
+        let header = try PasteboardArchive.Header(jsonDocument: Array(earlierHeader.utf8))
+        XCTAssertEqual(header.name, "work-ü")
+        XCTAssertEqual(header.changeCount, Int.max)
+        XCTAssertEqual(header.expiresAt, 1_700_000_000_123)
+        XCTAssertEqual(header.items.count, 3)
+        XCTAssertEqual(header.items[1].suggestedName, "a \"quoted\" \\ name\n\u{1} é 😀")
+        XCTAssertEqual(header.items[1].visibility, .ownProcess)
+        XCTAssertEqual(header.items[1].writerPID, -7)
+        XCTAssertEqual(header.items[1].representations.map(\.kind), [.file, .promise, .unavailable, .stored])
+        XCTAssertEqual(header.items[1].representations[0].openInPlace, true)
+        XCTAssertEqual(header.items[1].representations[3].spool, "0123456789abcdef")
+        XCTAssertEqual(String(decoding: header.jsonDocument, as: UTF8.self), earlierHeader)
+    }
+
+    func testEveryHeaderReadsBackAsWritten() throws {
+        let items = try PasteboardArchive.Header(jsonDocument: Array(earlierHeader.utf8)).items
         for header in [
             PasteboardArchive.Header(name: "general", changeCount: 0, items: []),
-            PasteboardArchive.Header(name: "work-ü", changeCount: Int.max, items: items),
             PasteboardArchive.Header(name: "x", changeCount: -1, items: Array(items.prefix(1))),
-            PasteboardArchive.Header(name: "soon", changeCount: 2, items: Array(items.prefix(1)), expiresAt: 1_700_000_000_123),
+            PasteboardArchive.Header(name: "soon", changeCount: 2, items: items, expiresAt: 1_700_000_000_123),
         ] {
-            let handWritten = PasteboardArchive.headerJSON(header)
-            XCTAssertEqual(String(decoding: handWritten, as: UTF8.self), String(decoding: try JSONBytesEncoder.encode(header), as: UTF8.self))
-            let back = try JSONTreeDecoder.decode(PasteboardArchive.Header.self, from: handWritten)
-            XCTAssertEqual(PasteboardArchive.headerJSON(back), handWritten)
+            let written = header.jsonDocument
+            XCTAssertEqual(try PasteboardArchive.Header(jsonDocument: written).jsonDocument, written)
+        }
+    }
+
+    func testAHeaderMissingAFieldNamesIt() {
+        let broken = #"{"name":"p","changeCount":1,"items":[{"representations":[{"kind":"data","size":1}]}]}"#
+        XCTAssertThrowsError(try PasteboardArchive.Header(jsonDocument: Array(broken.utf8))) { error in
+            XCTAssertEqual("\(error)", "missing field 'items.0.representations.0.type'")
         }
     }
 }

@@ -266,7 +266,7 @@ public final class BlockingConnection {
         // the daemon's grants, less the data bytes sent.
         var granted = 0, sent = 0
         var credit: Int { limits.window.addingSaturating(granted) - sent }
-        var limit: Int { min(ProtocolLimits.preferredChunkSize, limits.maxFrameLength) - ProtocolLimits.headerLength }
+        var limit: Int { ProtocolLimits.dataChunkLimit(maxFrameLength: limits.maxFrameLength) }
         /// Whether the request has gone out: until then the daemon cannot have answered it, and
         /// looking for an answer would cost a system call for nothing.
         var requestSent = false

@@ -300,7 +300,7 @@ public final class PasteboardConnection: Sendable {
 
     /// The largest data payload this connection may put in one frame.
     var chunkLimit: Int {
-        min(ProtocolLimits.preferredChunkSize, welcome.maxFrameLength) - ProtocolLimits.headerLength
+        ProtocolLimits.dataChunkLimit(maxFrameLength: welcome.maxFrameLength)
     }
 }
 

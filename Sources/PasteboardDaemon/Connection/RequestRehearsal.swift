@@ -83,7 +83,7 @@ package final class RequestRehearsal: Sendable {
             let control = TransferControl(window: SendWindow(initialCredit: configuration.window))
             let transfer = ReadTransfer(
                 request: request, id: 1, control: control, store: store, writer: source.writer,
-                chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength,
+                chunkLimit: ProtocolLimits.dataChunkLimit(maxFrameLength: configuration.maxFrameLength),
                 reader: source, release: {})
             if await !transfer.answerAtOnce() { await transfer.run() }
             return nil

@@ -10,8 +10,7 @@ extension HistoryList {
     static func fitting(_ infos: some Sequence<HistoryEntryInfo>, in frameLimit: Int) -> HistoryList {
         let envelope = MessageCodec.encode(.historyList(HistoryList(entries: [], more: true))).readableBytes + ProtocolLimits.headerLength
         func length(_ info: HistoryEntryInfo) -> Int {
-            // Encoding a plain Codable struct cannot fail; an entry that somehow did is not sent.
-            ((try? JSONBytesEncoder.encode(info))?.count ?? frameLimit) + 1
+            info.jsonDocument.count + 1  // its JSON in the list, and a comma
         }
         var used = envelope
         var entries: [HistoryEntryInfo] = []

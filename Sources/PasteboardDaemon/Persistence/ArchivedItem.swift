@@ -7,15 +7,15 @@ import PasteboardTypes
 /// representation, where its bytes are. The bytes of eager representations are not in the
 /// header but in the file's body, in order (see `ArchiveFile`); stored ones (`kind` `stored`)
 /// are in their own file in `data/`, which the header names by `spool` id.
-struct ArchivedItem: Codable {
+struct ArchivedItem: JSONObjectCoding {
     var suggestedName: String?
     var visibility: ItemVisibility?
     var writerPID: Int32?
     var representations: [Representation]
 
     /// One representation in a header.
-    struct Representation: Codable {
-        enum Kind: String, Codable { case data, file, promise, unavailable, stored }
+    struct Representation: JSONObjectCoding {
+        enum Kind: String, Codable, JSONField { case data, file, promise, unavailable, stored }
         var type: String
         var kind: Kind
         var size: Int?
@@ -25,6 +25,11 @@ struct ArchivedItem: Codable {
         var note: String?
         /// For stored bytes: the id of their file in `data/` (see `SpoolFile`).
         var spool: String?
+    }
+
+    /// An item of no representations and no metadata, which reading then fills in.
+    private init() {
+        representations = []
     }
 
     /// `item` as a header describes it; its eager bytes are appended to `body`.
@@ -56,32 +61,6 @@ struct ArchivedItem: Codable {
             }
             return archived
         }
-    }
-
-    /// The item's JSON, as `JSONBytesEncoder` writes it (see `PasteboardArchive.headerJSON`).
-    var json: [UInt8] {
-        var json = JSONObjectWriter()
-        json.member("suggestedName", suggestedName)
-        json.member("visibility", visibility?.rawValue)
-        json.member("writerPID", writerPID)
-        json.key("representations")
-        json.output.append(UInt8(ascii: "["))
-        for (index, representation) in representations.enumerated() {
-            if index > 0 { json.output.append(UInt8(ascii: ",")) }
-            var object = JSONObjectWriter()
-            object.member("type", representation.type)
-            object.member("kind", representation.kind.rawValue)
-            object.member("size", representation.size)
-            object.member("path", representation.path)
-            object.member("openInPlace", representation.openInPlace)
-            object.member("note", representation.note)
-            object.member("spool", representation.spool)
-            object.close()
-            json.output += object.output
-        }
-        json.output.append(UInt8(ascii: "]"))
-        json.close()
-        return json.output
     }
 
     /// The item back, its eager bytes taken from `body`; a promise comes back unavailable (its
@@ -127,5 +106,30 @@ struct ArchivedItem: Codable {
         }
         guard !stored.isEmpty else { throw ArchiveFile.Failure(description: "\(path) has an item without representations") }
         return StoredItem(representations: stored, suggestedName: suggestedName, visibility: visibility ?? .all, writerPID: writerPID)
+    }
+}
+
+extension ArchivedItem {
+    static var decodingStart: ArchivedItem { ArchivedItem() }
+
+    mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("suggestedName", &suggestedName)
+        try json.member("visibility", &visibility)
+        try json.member("writerPID", &writerPID)
+        try json.member("representations", &representations)
+    }
+}
+
+extension ArchivedItem.Representation {
+    static var decodingStart: Self { Self(type: "", kind: .data) }
+
+    mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("type", &type)
+        try json.member("kind", &kind)
+        try json.member("size", &size)
+        try json.member("path", &path)
+        try json.member("openInPlace", &openInPlace)
+        try json.member("note", &note)
+        try json.member("spool", &spool)
     }
 }

@@ -15,11 +15,20 @@ enum HistoryArchive {
     static let fileExtension = ".entry"
     static let magic = Array("PBHIST01".utf8)
 
-    private struct Header: Codable {
+    private struct Header: JSONObjectCoding {
         var sequence: Int
         var changeCount: Int
         var time: Double
         var items: [ArchivedItem]
+
+        static var decodingStart: Header { Header(sequence: 0, changeCount: 0, time: 0, items: []) }
+
+        mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+            try json.member("sequence", &sequence)
+            try json.member("changeCount", &changeCount)
+            try json.member("time", &time)
+            try json.member("items", &items)
+        }
     }
 
     /// The file name of entry `sequence`.
@@ -44,8 +53,7 @@ enum HistoryArchive {
         var body: [ByteBuffer] = []
         let items = entry.keptItems.map { ArchivedItem($0, body: &body) }
         let header = Header(sequence: entry.sequence, changeCount: entry.changeCount, time: entry.time, items: items)
-        // Encoding plain Codable structs of strings and numbers (all finite) cannot fail.
-        return ArchiveFile.encoded(magic: magic, header: try! JSONBytesEncoder.encode(header), body: body)
+        return ArchiveFile.encoded(magic: magic, header: header.jsonDocument, body: body)
     }
 
     /// Writes `archive`, entry `sequence`'s bytes (see `encoded`), into `directory`: temporary
@@ -76,7 +84,7 @@ enum HistoryArchive {
         var body = body
         let header: Header
         do {
-            header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
+            header = try Header(jsonDocument: headerBytes)
         } catch {
             throw ArchiveFile.Failure(description: "\(source) has an unreadable header: \(error)")
         }

@@ -15,8 +15,14 @@ enum JournalRecord {
 
     static let removalMagic = Array("PBHGONE1".utf8)
 
-    private struct Removal: Codable {
+    private struct Removal: JSONObjectCoding {
         var sequences: [Int]
+
+        static var decodingStart: Removal { Removal(sequences: []) }
+
+        mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+            try json.member("sequences", &sequences)
+        }
     }
 
     /// The most sequences one removal record lists, so it stays far below
@@ -25,8 +31,7 @@ enum JournalRecord {
 
     /// The bytes of a record saying the entries `sequences` left.
     static func removal(of sequences: [Int]) -> [ByteBuffer] {
-        // Encoding a plain Codable struct of integers cannot fail.
-        ArchiveFile.encoded(magic: removalMagic, header: try! JSONBytesEncoder.encode(Removal(sequences: sequences)), body: [])
+        ArchiveFile.encoded(magic: removalMagic, header: Removal(sequences: sequences).jsonDocument, body: [])
     }
 
     /// The records saying the entries `sequences` left, each listing at most
@@ -38,10 +43,18 @@ enum JournalRecord {
     }
 
     /// The members of a record's header that say what it holds.
-    private struct Identity: Decodable {
+    private struct Identity: JSONObjectCoding {
         var name: String?
         var changeCount: Int?
         var sequence: Int?
+
+        static var decodingStart: Identity { Identity() }
+
+        mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+            try json.member("name", &name)
+            try json.member("changeCount", &changeCount)
+            try json.member("sequence", &sequence)
+        }
     }
 
     /// What a record that failed its checksum seems to hold, read from its header without
@@ -54,7 +67,7 @@ enum JournalRecord {
               let headerLength = archive.getInteger(at: archive.readerIndex + 8, as: UInt32.self),
               Int(headerLength) <= archive.readableBytes - 12,
               let header = archive.getBytes(at: archive.readerIndex + 12, length: Int(headerLength)),
-              let identity = try? JSONTreeDecoder.decode(Identity.self, from: header)
+              let identity = try? Identity(jsonDocument: header)
         else { return "unknown (its header is damaged)" }
         if magic == HistoryArchive.magic { return identity.sequence.map { "history entry \($0)" } ?? "a history entry" }
         guard let name = identity.name else { return "a pasteboard" }
@@ -72,7 +85,7 @@ enum JournalRecord {
         case removalMagic:
             let (header, _) = try ArchiveFile.decode(archive, magic: removalMagic, kind: "a history removal", source: source)
             do {
-                return .historyRemoval(try JSONTreeDecoder.decode(Removal.self, from: header).sequences)
+                return .historyRemoval(try Removal(jsonDocument: header).sequences)
             } catch {
                 throw ArchiveFile.Failure(description: "\(source) has an unreadable header: \(error)")
             }

@@ -17,12 +17,23 @@ enum PasteboardArchive {
     /// A failure to write or read an archive, for logs and error messages.
     typealias Failure = ArchiveFile.Failure
 
-    struct Header: Codable {
+    struct Header: JSONObjectCoding {
         var name: String
         var changeCount: Int
         var items: [ArchivedItem]
         /// When the items expire (see `ExpiryDeadline`); nil when they do not.
         var expiresAt: Int?
+
+        static var decodingStart: Header { Header(name: "", changeCount: 0, items: []) }
+
+        /// Every durable copy writes a header: through the members list it costs what a
+        /// message does, where Codable's generic containers cost some 30,000 instructions.
+        mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+            try json.member("name", &name)
+            try json.member("changeCount", &changeCount)
+            try json.member("items", &items)
+            try json.member("expiresAt", &expiresAt)
+        }
     }
 
     /// The archive file of pasteboard `name` in `directory`.
@@ -47,28 +58,9 @@ enum PasteboardArchive {
         var body: [ByteBuffer] = []
         // Sensitive items stay in memory only: after a restart the pasteboard holds the others.
         let items = pasteboard.items.filter { !$0.isSensitive }.map { ArchivedItem($0, body: &body) }
-        return (headerJSON(Header(
-            name: pasteboard.name, changeCount: pasteboard.changeCount, items: items,
-            expiresAt: pasteboard.expiry?.millisecondsSinceEpoch)), body)
-    }
-
-    /// The header's JSON, written by hand: every durable copy writes one, and Codable's generic
-    /// containers cost some 30,000 instructions a header. The bytes are exactly the ones
-    /// `JSONBytesEncoder` writes (members in declaration order, absent optionals left out).
-    static func headerJSON(_ header: Header) -> [UInt8] {
-        var json = JSONObjectWriter()
-        json.member("name", header.name)
-        json.member("changeCount", header.changeCount)
-        json.key("items")
-        json.output.append(UInt8(ascii: "["))
-        for (index, item) in header.items.enumerated() {
-            if index > 0 { json.output.append(UInt8(ascii: ",")) }
-            json.output += item.json
-        }
-        json.output.append(UInt8(ascii: "]"))
-        json.member("expiresAt", header.expiresAt)
-        json.close()
-        return json.output
+        let header = Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: items,
+                            expiresAt: pasteboard.expiry?.millisecondsSinceEpoch)
+        return (header.jsonDocument, body)
     }
 
     /// Reads the archive at `path`; throws when it is truncated, corrupt, not an archive, or
@@ -92,7 +84,7 @@ enum PasteboardArchive {
         var body = body
         let header: Header
         do {
-            header = try JSONTreeDecoder.decode(Header.self, from: headerBytes)
+            header = try Header(jsonDocument: headerBytes)
         } catch {
             throw Failure(description: "\(source) has an unreadable header: \(error)")
         }

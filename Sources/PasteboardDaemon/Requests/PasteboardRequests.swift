@@ -68,7 +68,7 @@ struct PasteboardRequests: Sendable {
         }
         let transfer = ReadTransfer(
             request: request, id: id, control: control, store: context.store, writer: context.writer,
-            chunkLimit: min(ProtocolLimits.preferredChunkSize, configuration.maxFrameLength) - ProtocolLimits.headerLength,
+            chunkLimit: ProtocolLimits.dataChunkLimit(maxFrameLength: configuration.maxFrameLength),
             reader: context.client,
             release: { requests.remove(id) }
         )

@@ -9,8 +9,7 @@ extension TypeList {
     static func fitting(_ infos: some Sequence<TypeDeclarationInfo>, generation: Int, in frameLimit: Int) -> TypeList {
         let envelope = MessageCodec.encode(.typeList(TypeList(generation: generation, types: [], more: true))).readableBytes + ProtocolLimits.headerLength
         func length(_ info: TypeDeclarationInfo) -> Int {
-            // Encoding a plain Codable struct cannot fail; one that somehow did is not sent.
-            ((try? JSONBytesEncoder.encode(info))?.count ?? frameLimit) + 1
+            info.jsonDocument.count + 1  // its JSON in the list, and a comma
         }
         var used = envelope
         var types: [TypeDeclarationInfo] = []

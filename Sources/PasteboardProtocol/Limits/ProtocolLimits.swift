@@ -21,6 +21,12 @@ public enum ProtocolLimits {
     public static let minimumWindow = 64 << 10
     /// The chunk size senders of bulk data use (well under the frame limit).
     public static let preferredChunkSize = 256 << 10
+
+    /// The most data bytes a sender puts in one frame to a peer that accepts frames of up to
+    /// `maxFrameLength` bytes: the preferred chunk, or less when the peer's frames are shorter.
+    public static func dataChunkLimit(maxFrameLength: Int) -> Int {
+        min(preferredChunkSize, maxFrameLength) - headerLength
+    }
     /// Request ids at or above this value are started by the daemon, below by the client.
     public static let daemonRequestIDBase: UInt32 = 0x8000_0000
 }
