@@ -230,6 +230,41 @@ final class CompatibilityModeTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste", "-p", "primary").stdoutText, "kept")
     }
 
+    /// What every mode reads alike (one driver, `CompatibilityMode.run`): help and version
+    /// print and exit 0 without touching the clipboard, the first of them given wins, a mistake
+    /// beside them is still reported, and a word where the tool takes none is an unexpected
+    /// argument in the tool's words.
+    func testEveryModeReadsHelpVersionAndStrayWordsAlike() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let helps = [("pbcopy -help", "usage: pbcopy"), ("pbpaste -help", "usage: pbpaste"), ("xclip -h", "Usage: xclip"),
+                     ("xsel --help", "Usage: xsel"), ("wl-copy -h", "\twl-copy [options]"), ("wl-paste --help", "\twl-paste [options]")]
+        for (command, usage) in helps {
+            let result = try runOurs(command)
+            XCTAssertEqual(result.status, 0, command)
+            XCTAssertTrue(result.stdoutText.contains(usage), "\(command): \(result.stdoutText)")
+        }
+        for (command, tool) in [("xclip -version -h", "xclip"), ("xsel --version --help", "xsel"),
+                                ("wl-copy -vh", "wl-copy"), ("wl-paste --version -h", "wl-paste")] {
+            let result = try runOurs(command)
+            XCTAssertEqual(result.status, 0, command)
+            XCTAssertTrue(result.stdoutText.hasPrefix("\(tool) (pb "), "\(command): \(result.stdoutText)")
+            XCTAssertTrue(result.stdoutText.hasSuffix(" in \(tool) compatibility mode; see pb(1), COMPATIBILITY)\n"), "\(command): \(result.stdoutText)")
+        }
+        for (command, message) in [("xsel --help -x", "xsel: option '-x' is not supported in pb's xsel mode"),
+                                   ("wl-copy -h --seat s", "wl-copy: option '--seat' is not supported in pb's wl-copy mode"),
+                                   ("xclip -h -o /etc/hostname", "xclip: files are read only with -i, not with -o"),
+                                   ("pbcopy -help word", "pbcopy: unexpected argument: word (see 'pbcopy --help')"),
+                                   ("pbpaste word", "pbpaste: unexpected argument: word (see 'pbpaste --help')"),
+                                   ("xsel word", "xsel: unexpected argument: word (see 'xsel --help')"),
+                                   ("wl-paste word", "wl-paste: unexpected argument: word (see 'wl-paste --help')")] {
+            let result = try runOurs(command)
+            XCTAssertEqual(result.status, 1, command)
+            XCTAssertEqual(result.stdoutText, "", command)
+            XCTAssertTrue(result.stderr.contains(message), "\(command): \(result.stderr)")
+        }
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept", "help, version or a refused command changed the clipboard")
+    }
+
     func testAnUnreachableDaemonIsTheToolsFailure() throws {
         daemon.stop()
         for command in ["xclip -o", "echo x | xsel -i", "wl-paste", "echo x | wl-copy", "pbpaste"] {

@@ -25,12 +25,12 @@ enum CompatibilityTool: String, CaseIterable, Sendable {
     func run(_ arguments: [String]) async -> Never {
         do {
             switch self {
-            case .pbcopy: try await PBCopyMode(arguments: arguments).run()
-            case .pbpaste: try await PBPasteMode(arguments: arguments).run()
-            case .xclip: try await XclipMode(arguments: arguments).run()
-            case .xsel: try await XselMode(arguments: arguments).run()
-            case .wlCopy: try await WlCopyMode(arguments: arguments).run()
-            case .wlPaste: try await WlPasteMode(arguments: arguments).run()
+            case .pbcopy: try await PBCopyMode.run(arguments)
+            case .pbpaste: try await PBPasteMode.run(arguments)
+            case .xclip: try await XclipMode.run(arguments)
+            case .xsel: try await XselMode.run(arguments)
+            case .wlCopy: try await WlCopyMode.run(arguments)
+            case .wlPaste: try await WlPasteMode.run(arguments)
             }
         } catch {
             CompatibilityFailure.exit(with: error, tool: self)

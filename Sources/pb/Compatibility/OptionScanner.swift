@@ -141,6 +141,13 @@ struct OptionScanner {
     }
 }
 
+extension OptionScanner {
+    /// The elements of `arguments`, or the failure `tool` reports for the first problem.
+    func scan(_ arguments: [String], for tool: CompatibilityTool) throws(CompatibilityFailure) -> [Element] {
+        do { return try scan(arguments) } catch { throw error.failure(tool) }
+    }
+}
+
 extension OptionScanner.Problem {
     /// The failure `tool` reports for it.
     func failure(_ tool: CompatibilityTool) -> CompatibilityFailure {

@@ -5,7 +5,8 @@ import PasteboardTypes
 /// `pbpaste` (macOS): the general pasteboard (or `-pboard`'s) to stdout, as plain text unless
 /// `-Prefer rtf` or `-Prefer ps` asks for RTF or PostScript first (each falls back to the
 /// others). Nothing suitable, or nothing at all, prints nothing and exits 0, as on macOS.
-struct PBPasteMode {
+struct PBPasteMode: CompatibilityMode {
+    static let tool = CompatibilityTool.pbpaste
     static let options = OptionScanner(style: .exact, options: [
         .init(name: "help", long: ["help"]),
         .init(name: "pboard", long: ["pboard"], takesValue: true),
@@ -20,32 +21,22 @@ struct PBPasteMode {
 
     private var pasteboard = PasteboardName.general
     private var preference = "txt"
-    private var informational: String?
 
-    init(arguments: [String]) throws {
-        let elements: [OptionScanner.Element]
-        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.pbpaste) }
-        for element in elements {
-            switch element {
-            case .option(name: "help", _, _): informational = Self.help
-            case .option(name: "pboard", let spelled, let value):
-                guard let value, PBCopyMode.pasteboards.contains(value) else {
-                    throw CompatibilityFailure.usage(.pbpaste, "\(spelled) takes general, ruler, find or font, not '\(value ?? "")'")
-                }
-                pasteboard = value
-            case .option(name: "Prefer", let spelled, let value):
-                guard let value, ["txt", "ascii", "rtf", "ps"].contains(value) else {
-                    throw CompatibilityFailure.usage(.pbpaste, "\(spelled) takes txt, rtf or ps, not '\(value ?? "")'")
-                }
-                preference = value
-            case .operand(let word): throw CompatibilityFailure.usage(.pbpaste, "unexpected argument: \(word)")
-            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.pbpaste, option: spelled)
+    mutating func take(_ element: OptionScanner.Element) throws -> Bool {
+        switch element {
+        case .option(name: "pboard", let spelled, let value):
+            pasteboard = try MacPasteboardName.named(value, spelled: spelled, for: .pbpaste)
+        case .option(name: "Prefer", let spelled, let value):
+            guard let value, ["txt", "ascii", "rtf", "ps"].contains(value) else {
+                throw CompatibilityFailure.usage(.pbpaste, "\(spelled) takes txt, rtf or ps, not '\(value ?? "")'")
             }
+            preference = value
+        default: return false
         }
+        return true
     }
 
     func run() async throws {
-        if let informational { return Output.printOut(informational) }
         let rtf = try CompatibilityTypes.copyType("text/rtf"), postscript = try CompatibilityTypes.copyType("application/postscript")
         let accepted: [TypeIdentifier] = switch preference {
         case "rtf": [rtf] + CompatibilityTypes.text + [postscript]

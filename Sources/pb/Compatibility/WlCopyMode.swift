@@ -9,7 +9,8 @@ import PasteboardTypes
 /// so a plain copy returns at once. `-f` stays in the foreground until the copy is replaced;
 /// `-o` serves one paste (in the background unless `-f`) and then clears the clipboard;
 /// `--sensitive` (wl-clipboard 2.3) marks the item a secret.
-struct WlCopyMode {
+struct WlCopyMode: CompatibilityMode {
+    static let tool = CompatibilityTool.wlCopy
     static let options = OptionScanner(style: .getopt, options: [
         .init(name: "paste-once", short: "o", long: ["paste-once"]),
         .init(name: "foreground", short: "f", long: ["foreground"]),
@@ -49,30 +50,23 @@ struct WlCopyMode {
     private var pasteboard = PasteboardName.general
     private var type: String?
     private var words: [String] = []
-    private var informational: String?
 
-    init(arguments: [String]) throws {
-        let elements: [OptionScanner.Element]
-        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.wlCopy) }
-        for element in elements {
-            switch element {
-            case .operand(let word): words.append(word)
-            case .option(name: "paste-once", _, _): pasteOnce = true
-            case .option(name: "foreground", _, _): foreground = true
-            case .option(name: "clear", _, _): clear = true
-            case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
-            case .option(name: "trim-newline", _, _): trimNewline = true
-            case .option(name: "type", _, let value): type = value
-            case .option(name: "sensitive", _, _): sensitive = true
-            case .option(name: "version", _, _): informational = informational ?? CompatibilityTool.wlCopy.versionLine
-            case .option(name: "help", _, _): informational = informational ?? Self.help
-            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.wlCopy, option: spelled)
-            }
+    mutating func take(_ element: OptionScanner.Element) -> Bool {
+        switch element {
+        case .operand(let word): words.append(word)
+        case .option(name: "paste-once", _, _): pasteOnce = true
+        case .option(name: "foreground", _, _): foreground = true
+        case .option(name: "clear", _, _): clear = true
+        case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
+        case .option(name: "trim-newline", _, _): trimNewline = true
+        case .option(name: "type", _, let value): type = value
+        case .option(name: "sensitive", _, _): sensitive = true
+        default: return false
         }
+        return true
     }
 
     func run() async throws {
-        if let informational { return Output.printOut(informational) }
         let access = ClipboardAccess(pasteboard: pasteboard)
         if clear { return try await access.clear() }
         let input: CopyInput = words.isEmpty ? .standardInput : .bytes(Array(words.joined(separator: " ").utf8))

@@ -11,7 +11,8 @@ import PasteboardTypes
 /// representation, as wl-paste infers; a text paste gets a newline appended unless `-n`. An
 /// empty clipboard is `No selection` and status 1, a missing type `No suitable type of content
 /// copied` and status 1: wl-clipboard 2.1's words (2.2 and later say `Nothing is copied`).
-struct WlPasteMode {
+struct WlPasteMode: CompatibilityMode {
+    static let tool = CompatibilityTool.wlPaste
     static let options = OptionScanner(style: .getopt, options: [
         .init(name: "no-newline", short: "n", long: ["no-newline"]),
         .init(name: "list-types", short: "l", long: ["list-types"]),
@@ -52,32 +53,24 @@ struct WlPasteMode {
     private var pasteboard = PasteboardName.general
     private var type: String?
     private var watch: [String]?
-    private var informational: String?
 
-    init(arguments: [String]) throws {
-        let elements: [OptionScanner.Element]
-        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.wlPaste) }
-        for element in elements {
-            switch element {
-            case .operand(let word): throw CompatibilityFailure.usage(.wlPaste, "unexpected argument: \(word)")
-            case .option(name: "no-newline", _, _): noNewline = true
-            case .option(name: "list-types", _, _): listTypes = true
-            case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
-            case .option(name: "type", _, let value): type = value
-            case .rest(name: "watch", let words):
-                guard let command = words.first, !command.hasPrefix("-") else {
-                    throw CompatibilityFailure.usage(.wlPaste, "expected a command instead of an argument after --watch")
-                }
-                watch = words
-            case .option(name: "version", _, _): informational = informational ?? CompatibilityTool.wlPaste.versionLine
-            case .option(name: "help", _, _): informational = informational ?? Self.help
-            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.wlPaste, option: spelled)
+    mutating func take(_ element: OptionScanner.Element) throws -> Bool {
+        switch element {
+        case .option(name: "no-newline", _, _): noNewline = true
+        case .option(name: "list-types", _, _): listTypes = true
+        case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
+        case .option(name: "type", _, let value): type = value
+        case .rest(name: "watch", let words):
+            guard let command = words.first, !command.hasPrefix("-") else {
+                throw CompatibilityFailure.usage(.wlPaste, "expected a command instead of an argument after --watch")
             }
+            watch = words
+        default: return false
         }
+        return true
     }
 
     func run() async throws {
-        if let informational { return Output.printOut(informational) }
         let access = ClipboardAccess(pasteboard: pasteboard)
         let accepted = try type.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? Self.inferred
         if let watch { return try await Self.watch(watch, accepting: accepted, on: pasteboard) }

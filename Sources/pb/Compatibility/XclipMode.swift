@@ -12,7 +12,8 @@ import PasteboardTypes
 /// pastes and then clears the selection, in the background unless `-quiet` or `-verbose`, which
 /// also make a plain copy stay until it is replaced. An empty selection, or one without the
 /// asked target, is `Error: target NAME not available` and status 1, as in xclip 0.13.
-struct XclipMode {
+struct XclipMode: CompatibilityMode {
+    static let tool = CompatibilityTool.xclip
     static let options = OptionScanner(style: .singleDashPrefix, options: [
         .init(name: "in", long: ["in"]),
         .init(name: "out", long: ["out"]),
@@ -57,45 +58,41 @@ struct XclipMode {
     private var pasteboard = PasteboardName.primary
     private var target: String?
     private var files: [String] = []
-    private var informational: String?
 
-    init(arguments: [String]) throws {
-        let elements: [OptionScanner.Element]
-        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.xclip) }
-        for element in elements {
-            switch element {
-            case .operand(let file): files.append(file)
-            case .option(name: "in", _, _): output = false
-            case .option(name: "out", _, _): output = true
-            case .option(name: "filter", _, _): filter = true
-            case .option(name: "rmlastnl", _, _): removeLastNewline = true
-            case .option(name: "silent", _, _): foreground = false
-            case .option(name: "quiet", _, _), .option(name: "verbose", _, _): foreground = true
-            case .option(name: "target", _, let value): target = value
-            case .option(name: "loops", let spelled, let value):
-                guard let value, let count = Int(value), (0...PasteServing.maximumCount).contains(count) else {
-                    throw CompatibilityFailure.usage(.xclip, "\(spelled) takes a number of pastes from 0 (no limit) to \(PasteServing.maximumCount), not '\(value ?? "")'")
-                }
-                loops = count
-            case .option(name: "selection", let spelled, let value):
-                switch value?.lowercased().first {
-                case "p": pasteboard = PasteboardName.primary
-                case "c": pasteboard = PasteboardName.general
-                case "s": pasteboard = "secondary"
-                case "b": throw CompatibilityFailure.unsupported(.xclip, option: "\(spelled) \(value ?? "")")
-                default: throw CompatibilityFailure.usage(.xclip, "\(spelled) takes primary, secondary or clipboard, not '\(value ?? "")'")
-                }
-            case .option(name: "version", _, _): informational = informational ?? CompatibilityTool.xclip.versionLine
-            case .option(name: "help", _, _): informational = informational ?? Self.help
-            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.xclip, option: spelled)
+    mutating func take(_ element: OptionScanner.Element) throws -> Bool {
+        switch element {
+        case .operand(let file): files.append(file)
+        case .option(name: "in", _, _): output = false
+        case .option(name: "out", _, _): output = true
+        case .option(name: "filter", _, _): filter = true
+        case .option(name: "rmlastnl", _, _): removeLastNewline = true
+        case .option(name: "silent", _, _): foreground = false
+        case .option(name: "quiet", _, _), .option(name: "verbose", _, _): foreground = true
+        case .option(name: "target", _, let value): target = value
+        case .option(name: "loops", let spelled, let value):
+            guard let value, let count = Int(value), (0...PasteServing.maximumCount).contains(count) else {
+                throw CompatibilityFailure.usage(.xclip, "\(spelled) takes a number of pastes from 0 (no limit) to \(PasteServing.maximumCount), not '\(value ?? "")'")
             }
+            loops = count
+        case .option(name: "selection", let spelled, let value):
+            switch value?.lowercased().first {
+            case "p": pasteboard = PasteboardName.primary
+            case "c": pasteboard = PasteboardName.general
+            case "s": pasteboard = "secondary"
+            case "b": throw CompatibilityFailure.unsupported(.xclip, option: "\(spelled) \(value ?? "")")
+            default: throw CompatibilityFailure.usage(.xclip, "\(spelled) takes primary, secondary or clipboard, not '\(value ?? "")'")
+            }
+        default: return false
         }
+        return true
+    }
+
+    func finish() throws {
         if output && !files.isEmpty { throw CompatibilityFailure.usage(.xclip, "files are read only with -i, not with -o") }
         if !output && target == "TARGETS" { throw CompatibilityFailure.usage(.xclip, "TARGETS can only be pasted (-o -t TARGETS)") }
     }
 
     func run() async throws {
-        if let informational { return Output.printOut(informational) }
         let access = ClipboardAccess(pasteboard: pasteboard)
         if output { return try await paste(access) }
         let input: CopyInput = files.isEmpty ? .standardInput : .files(files)

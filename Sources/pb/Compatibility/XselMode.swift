@@ -16,7 +16,8 @@ import Synchronization
 /// foreground after a copy until it is replaced; `-k` has nothing to do (the daemon keeps every
 /// selection); `-v` is accepted and changes nothing. Options must be given one by one (`-b -i`),
 /// as xsel reads them.
-struct XselMode {
+struct XselMode: CompatibilityMode {
+    static let tool = CompatibilityTool.xsel
     static let options = OptionScanner(style: .exact, options: [
         .init(name: "append", short: "a", long: ["append"]),
         .init(name: "follow", short: "f", long: ["follow"]),
@@ -69,29 +70,25 @@ struct XselMode {
 
     private var input = false, output = false, append = false, clear = false, keep = false, nodetach = false
     private var pasteboard = PasteboardName.primary
-    private var informational: String?
 
-    init(arguments: [String]) throws {
-        let elements: [OptionScanner.Element]
-        do { elements = try Self.options.scan(arguments) } catch { throw error.failure(.xsel) }
-        for element in elements {
-            switch element {
-            case .operand(let word): throw CompatibilityFailure.usage(.xsel, "unexpected argument: \(word)")
-            case .option(name: "append", _, _): append = true
-            case .option(name: "input", _, _): input = true
-            case .option(name: "output", _, _): output = true
-            case .option(name: "clear", _, _): clear = true
-            case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
-            case .option(name: "secondary", _, _): pasteboard = "secondary"
-            case .option(name: "clipboard", _, _): pasteboard = PasteboardName.general
-            case .option(name: "keep", _, _): keep = true
-            case .option(name: "nodetach", _, _): nodetach = true
-            case .option(name: "verbose", _, _): break
-            case .option(name: "version", _, _): informational = informational ?? CompatibilityTool.xsel.versionLine
-            case .option(name: "help", _, _): informational = informational ?? Self.help
-            case .option(_, let spelled, _), .rest(let spelled, _): throw CompatibilityFailure.unsupported(.xsel, option: spelled)
-            }
+    mutating func take(_ element: OptionScanner.Element) -> Bool {
+        switch element {
+        case .option(name: "append", _, _): append = true
+        case .option(name: "input", _, _): input = true
+        case .option(name: "output", _, _): output = true
+        case .option(name: "clear", _, _): clear = true
+        case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
+        case .option(name: "secondary", _, _): pasteboard = "secondary"
+        case .option(name: "clipboard", _, _): pasteboard = PasteboardName.general
+        case .option(name: "keep", _, _): keep = true
+        case .option(name: "nodetach", _, _): nodetach = true
+        case .option(name: "verbose", _, _): break
+        default: return false
         }
+        return true
+    }
+
+    mutating func finish() {
         if !(input || output || append || clear || keep) {
             // xsel's default: by what stdin and stdout are.
             output = isatty(1) == 0 || isatty(0) == 1
@@ -100,7 +97,6 @@ struct XselMode {
     }
 
     func run() async throws {
-        if let informational { return Output.printOut(informational) }
         let access = ClipboardAccess(pasteboard: pasteboard)
         if output {
             _ = try await access.paste(accepting: CompatibilityTypes.text, to: PasteOutput())
