@@ -1,4 +1,3 @@
-import PasteboardJSON
 import PasteboardProtocol
 
 extension HistoryList {
@@ -8,24 +7,20 @@ extension HistoryList {
     /// its items too when it still does not (descriptions that large are a daemon's with a
     /// smaller frame limit than when they were written).
     static func fitting(_ infos: some Sequence<HistoryEntryInfo>, in frameLimit: Int) -> HistoryList {
-        let envelope = MessageCodec.encode(.historyList(HistoryList(entries: [], more: true))).readableBytes + ProtocolLimits.headerLength
-        func length(_ info: HistoryEntryInfo) -> Int {
-            info.jsonDocument.count + 1  // its JSON in the list, and a comma
-        }
-        var used = envelope
+        var budget = ListAnswerBudget(emptyAnswer: .historyList(HistoryList(entries: [], more: true)), frameLimit: frameLimit)
         var entries: [HistoryEntryInfo] = []
         for var info in infos {
-            var size = length(info)
-            if entries.isEmpty, used + size > frameLimit {
+            var size = ListAnswerBudget.size(of: info)
+            if entries.isEmpty, !budget.fits(size) {
                 info.preview = nil
-                size = length(info)
-                if used + size > frameLimit {
+                size = ListAnswerBudget.size(of: info)
+                if !budget.fits(size) {
                     info.items = []
-                    size = length(info)
+                    size = ListAnswerBudget.size(of: info)
                 }
             }
-            guard used + size <= frameLimit else { return HistoryList(entries: entries, more: true) }
-            used += size
+            guard budget.fits(size) else { return HistoryList(entries: entries, more: true) }
+            budget.take(size)
             entries.append(info)
         }
         return HistoryList(entries: entries)

@@ -244,14 +244,14 @@ package actor PasteboardStore {
         let isSensitive: Bool
     }
 
-    /// Every representation `source` still promises, by pasteboard name, then item, then fidelity.
-    func promises(ownedBy source: any PromiseOwner) -> [OwnedPromise] {
+    /// Every representation `owner` still promises, by pasteboard name, then item, then fidelity.
+    func promises(ownedBy owner: any PromiseOwner) -> [OwnedPromise] {
         var result: [OwnedPromise] = []
         for name in pasteboards.keys.sorted() {
             let pasteboard = pasteboards[name]!
             for (itemIndex, item) in pasteboard.items.enumerated() {
                 for (index, representation) in item.representations.enumerated() {
-                    guard let promise = representation.promise, promise.owner === source else { continue }
+                    guard let promise = representation.promise, promise.owner === owner else { continue }
                     result.append(OwnedPromise(
                         pasteboard: name, changeCount: pasteboard.changeCount, item: itemIndex, representation: index,
                         promise: promise, type: representation.type, size: representation.size, isSensitive: item.isSensitive
@@ -324,17 +324,17 @@ package actor PasteboardStore {
         for continuation in continuations.values { continuation.yield(reply) }
     }
 
-    /// Tells each source whose promises were among `items` that they are gone from the pasteboard.
+    /// Tells each owner whose promises were among `items` that they are gone from the pasteboard.
     func notifyReleased(_ items: [StoredItem]) {
-        var bySource: [ObjectIdentifier: (source: any PromiseOwner, ids: [Int])] = [:]
+        var byOwner: [ObjectIdentifier: (owner: any PromiseOwner, ids: [Int])] = [:]
         for item in items {
             for representation in item.representations {
                 guard let promise = representation.promise else { continue }
-                bySource[ObjectIdentifier(promise.owner), default: (promise.owner, [])].ids.append(promise.id)
+                byOwner[ObjectIdentifier(promise.owner), default: (promise.owner, [])].ids.append(promise.id)
             }
         }
-        for (source, ids) in bySource.values {
-            Task { await source.notifyReleased(ids) }
+        for (owner, ids) in byOwner.values {
+            Task { await owner.notifyReleased(ids) }
         }
     }
 

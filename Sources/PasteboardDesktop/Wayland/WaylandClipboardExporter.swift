@@ -31,7 +31,7 @@ import Synchronization
 /// device per seat (wl-paste --watch and clipboard managers each have one). Our own source
 /// still comes back to the importer as a new selection on its connection, which is why the
 /// offers carry `WaylandBridgeMarker`.
-public struct WaylandClipboardExporter: Sendable {
+public struct WaylandClipboardExporter: DesktopLane {
     /// What the exporter did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
         /// Watching the pasteboard for changes.

@@ -23,7 +23,7 @@ import PasteboardWayland
 ///
 /// The promises read through this importer's connection (a Wayland offer belongs to the
 /// connection that received it), so they work while `run` runs; after it they fail clearly.
-public struct WaylandClipboardImporter: Sendable {
+public struct WaylandClipboardImporter: DesktopLane {
     /// What the importer did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
         /// Watching the selection for new offers.

@@ -17,7 +17,7 @@ import PasteboardX11
 /// (`vacancy`), the selection is taken again for what the pasteboard kept of its copy, as a
 /// clipboard manager does, so other applications can still paste it. At start, content already on the pasteboard is
 /// offered only when nobody owns the selection.
-public struct X11ClipboardExporter: Sendable {
+public struct X11ClipboardExporter: DesktopLane {
     /// What the exporter did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
         /// Watching the pasteboard for changes.
@@ -60,13 +60,6 @@ public struct X11ClipboardExporter: Sendable {
         self.echo = echo
     }
 
-    /// Connects to the daemon at `socketPath` as `pasteboard-desktop` and runs until cancelled
-    /// (see `run(on:onEvent:)`).
-    public func run(socketPath: String = PasteboardConnection.defaultSocketPath, autoStart: Bool = false, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
-        try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: autoStart) { connection in
-            try await run(on: connection, onEvent: onEvent)
-        }
-    }
 
     /// Offers each change of the pasteboard to the desktop through `connection`, until the task
     /// is cancelled (returns, once its X thread ended) or the X connection fails (throws

@@ -15,7 +15,7 @@ import PasteboardX11
 /// Owner changes to the bridge's own windows (`ownWindows`) are its own echo and ignored; so
 /// is a selection lost without a new owner (the item stays; its promises then fail with
 /// `DesktopImportError.ownerGone`, which the daemon reports as `source-unavailable`).
-public struct X11ClipboardImporter: Sendable {
+public struct X11ClipboardImporter: DesktopLane {
     /// What the importer did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
         /// Watching the selection for owner changes.
@@ -26,8 +26,6 @@ public struct X11ClipboardImporter: Sendable {
         case skipped(String)
     }
 
-    /// The client name of the bridge's connections.
-    public static let clientName = "pasteboard-desktop"
 
     public var display: X11Display
     public var selection: DesktopSelection
@@ -64,13 +62,6 @@ public struct X11ClipboardImporter: Sendable {
         self.handover = handover
     }
 
-    /// Connects to the daemon at `socketPath` as `pasteboard-desktop` and runs until cancelled
-    /// (see `run(on:)`).
-    public func run(socketPath: String = PasteboardConnection.defaultSocketPath, autoStart: Bool = false, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
-        try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: Self.clientName, autoStart: autoStart) { connection in
-            try await run(on: connection, onEvent: onEvent)
-        }
-    }
 
     /// Imports every new owner of the selection onto its pasteboard through `connection`, until
     /// the task is cancelled (returns) or the X connection fails (throws).

@@ -28,7 +28,7 @@ import PasteboardX11
 /// Another clipboard manager (Klipper, xfce4-clipman, GPaste, CopyQ) owning
 /// `CLIPBOARD_MANAGER` is reported once and left alone: the bridge does without the duty and
 /// takes it only if that manager leaves. The X side runs on a thread of its own.
-public struct X11ClipboardManager: Sendable {
+public struct X11ClipboardManager: DesktopLane {
     /// What the manager did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
         /// The bridge owns `CLIPBOARD_MANAGER`.
