@@ -61,6 +61,10 @@ private final class JSONStreamWriter {
         output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    func boolean(_ value: Bool) {
+        literal(value ? "true" : "false")
+    }
+
     func integer(_ value: some FixedWidthInteger) {
         output.append(contentsOf: String(value).utf8)
     }
@@ -88,7 +92,7 @@ private final class JSONStreamWriter {
         func exactly<U>(_ type: U.Type) -> U { unsafeBitCast(value, to: U.self) }
         if T.self == String.self { return string(exactly(String.self)) }
         if T.self == Int.self { return integer(exactly(Int.self)) }
-        if T.self == Bool.self { return exactly(Bool.self) ? literal("true") : literal("false") }
+        if T.self == Bool.self { return boolean(exactly(Bool.self)) }
         if T.self == UInt32.self { return integer(exactly(UInt32.self)) }
         if T.self == Double.self { return try double(exactly(Double.self), path: CodingPathNode.keys(of: path)) }
         if T.self == Int32.self { return integer(exactly(Int32.self)) }
@@ -137,39 +141,15 @@ private struct KeyedStreamEncoding<Key: CodingKey>: KeyedEncodingContainerProtoc
     let path: CodingPathNode?
     var codingPath: [any CodingKey] { CodingPathNode.keys(of: path) }
 
-    mutating func encodeNil(forKey key: Key) {
-        writer.element(level: level, key: key.stringValue)
-        writer.literal("null")
-    }
-
-    mutating func encode(_ value: String, forKey key: Key) {
-        writer.element(level: level, key: key.stringValue)
-        writer.string(value)
-    }
-
-    mutating func encode(_ value: Int, forKey key: Key) {
-        writer.element(level: level, key: key.stringValue)
-        writer.integer(value)
-    }
-
-    mutating func encode(_ value: Bool, forKey key: Key) {
-        writer.element(level: level, key: key.stringValue)
-        value ? writer.literal("true") : writer.literal("false")
-    }
-
-    mutating func encode(_ value: Int32, forKey key: Key) {
-        writer.element(level: level, key: key.stringValue)
-        writer.integer(value)
-    }
-
-    mutating func encode(_ value: UInt32, forKey key: Key) {
-        writer.element(level: level, key: key.stringValue)
-        writer.integer(value)
-    }
+    mutating func encodeNil(forKey key: Key) { member(key).literal("null") }
+    mutating func encode(_ value: String, forKey key: Key) { member(key).string(value) }
+    mutating func encode(_ value: Int, forKey key: Key) { member(key).integer(value) }
+    mutating func encode(_ value: Bool, forKey key: Key) { member(key).boolean(value) }
+    mutating func encode(_ value: Int32, forKey key: Key) { member(key).integer(value) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { member(key).integer(value) }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        writer.element(level: level, key: key.stringValue)
-        try writer.double(value, path: CodingPathNode.keys(of: path, then: key))
+        try member(key).double(value, path: CodingPathNode.keys(of: path, then: key))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -196,6 +176,12 @@ private struct KeyedStreamEncoding<Key: CodingKey>: KeyedEncodingContainerProtoc
         writer.element(level: level, key: key.stringValue)
         return StreamEncoder(writer: writer, level: level + 1, path: CodingPathNode(parent: path, key: key))
     }
+
+    /// Starts member `key`: the writer then takes its value.
+    private func member(_ key: Key) -> JSONStreamWriter {
+        writer.element(level: level, key: key.stringValue)
+        return writer
+    }
 }
 
 private struct UnkeyedStreamEncoding: UnkeyedEncodingContainer {
@@ -217,28 +203,17 @@ private struct UnkeyedStreamEncoding: UnkeyedEncodingContainer {
         return CodingPathNode(parent: path, key: IndexCodingKey(count))
     }
 
-    mutating func encodeNil() {
-        _ = next()
-        writer.literal("null")
-    }
-
-    mutating func encode(_ value: String) {
+    /// Starts the next element, a scalar, which needs no coding path: the writer then takes it.
+    private mutating func nextScalar() -> JSONStreamWriter {
         writer.element(level: level, key: nil)
         count += 1
-        writer.string(value)
+        return writer
     }
 
-    mutating func encode(_ value: Int) {
-        writer.element(level: level, key: nil)
-        count += 1
-        writer.integer(value)
-    }
-
-    mutating func encode(_ value: UInt32) {
-        writer.element(level: level, key: nil)
-        count += 1
-        writer.integer(value)
-    }
+    mutating func encodeNil() { nextScalar().literal("null") }
+    mutating func encode(_ value: String) { nextScalar().string(value) }
+    mutating func encode(_ value: Int) { nextScalar().integer(value) }
+    mutating func encode(_ value: UInt32) { nextScalar().integer(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let elementPath = next()
@@ -267,7 +242,7 @@ private struct SingleStreamEncoding: SingleValueEncodingContainer {
 
     mutating func encodeNil() { writer.literal("null") }
     mutating func encode(_ value: String) { writer.string(value) }
-    mutating func encode(_ value: Bool) { value ? writer.literal("true") : writer.literal("false") }
+    mutating func encode(_ value: Bool) { writer.boolean(value) }
     mutating func encode(_ value: Int) { writer.integer(value) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
