@@ -141,15 +141,18 @@ private struct KeyedStreamEncoding<Key: CodingKey>: KeyedEncodingContainerProtoc
     let path: CodingPathNode?
     var codingPath: [any CodingKey] { CodingPathNode.keys(of: path) }
 
-    mutating func encodeNil(forKey key: Key) { member(key).literal("null") }
-    mutating func encode(_ value: String, forKey key: Key) { member(key).string(value) }
-    mutating func encode(_ value: Int, forKey key: Key) { member(key).integer(value) }
-    mutating func encode(_ value: Bool, forKey key: Key) { member(key).boolean(value) }
-    mutating func encode(_ value: Int32, forKey key: Key) { member(key).integer(value) }
-    mutating func encode(_ value: UInt32, forKey key: Key) { member(key).integer(value) }
+    mutating func encodeNil(forKey key: Key) { member(key) { $0.literal("null") } }
+    mutating func encode(_ value: String, forKey key: Key) { member(key) { $0.string(value) } }
+    mutating func encode(_ value: Int, forKey key: Key) { member(key) { $0.integer(value) } }
+    mutating func encode(_ value: Bool, forKey key: Key) { member(key) { $0.boolean(value) } }
+    mutating func encode(_ value: Int32, forKey key: Key) { member(key) { $0.integer(value) } }
+    mutating func encode(_ value: UInt32, forKey key: Key) { member(key) { $0.integer(value) } }
 
+    // Spelled out rather than through `member(_:_:)`: a throwing closure is not inlined (the
+    // release build called it out of line for every number).
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try member(key).double(value, path: CodingPathNode.keys(of: path, then: key))
+        writer.element(level: level, key: key.stringValue)
+        try writer.double(value, path: CodingPathNode.keys(of: path, then: key))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -177,10 +180,12 @@ private struct KeyedStreamEncoding<Key: CodingKey>: KeyedEncodingContainerProtoc
         return StreamEncoder(writer: writer, level: level + 1, path: CodingPathNode(parent: path, key: key))
     }
 
-    /// Starts member `key`: the writer then takes its value.
-    private func member(_ key: Key) -> JSONStreamWriter {
+    /// Starts member `key`, then `write` writes its value. Inlined, with the writer lent to a
+    /// closure rather than returned: each overload then compiles to what it did when it spelled
+    /// both steps out (returning the writer cost a call, then a retain and a release of it).
+    @inline(__always) private func member(_ key: Key, _ write: (JSONStreamWriter) -> Void) {
         writer.element(level: level, key: key.stringValue)
-        return writer
+        write(writer)
     }
 }
 
@@ -203,17 +208,18 @@ private struct UnkeyedStreamEncoding: UnkeyedEncodingContainer {
         return CodingPathNode(parent: path, key: IndexCodingKey(count))
     }
 
-    /// Starts the next element, a scalar, which needs no coding path: the writer then takes it.
-    private mutating func nextScalar() -> JSONStreamWriter {
+    /// Starts the next element, a scalar, which needs no coding path; then `write` writes it
+    /// (lent the writer, as the keyed container's `member(_:_:)` is).
+    @inline(__always) private mutating func scalar(_ write: (JSONStreamWriter) -> Void) {
         writer.element(level: level, key: nil)
         count += 1
-        return writer
+        write(writer)
     }
 
-    mutating func encodeNil() { nextScalar().literal("null") }
-    mutating func encode(_ value: String) { nextScalar().string(value) }
-    mutating func encode(_ value: Int) { nextScalar().integer(value) }
-    mutating func encode(_ value: UInt32) { nextScalar().integer(value) }
+    mutating func encodeNil() { scalar { $0.literal("null") } }
+    mutating func encode(_ value: String) { scalar { $0.string(value) } }
+    mutating func encode(_ value: Int) { scalar { $0.integer(value) } }
+    mutating func encode(_ value: UInt32) { scalar { $0.integer(value) } }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let elementPath = next()
