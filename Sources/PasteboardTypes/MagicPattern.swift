@@ -1,5 +1,3 @@
-import PasteboardJSON
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -73,14 +71,7 @@ public struct MagicPattern: Hashable, Sendable, Codable {
 
     /// Decodes `{"offset": Int, "bytes": "hex"}`; unknown keys and bad hex are errors.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let value = try container.decode(JSONValue.self)
-        var problems: [DeclarationParser.Problem] = []
-        guard let pattern = DeclarationParser.magicPattern(value, path: "magic", problems: &problems) else {
-            let text = problems.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: text)
-        }
-        self = pattern
+        self = try DeclarationParser.decode(from: decoder) { DeclarationParser.magicPattern($0, path: "magic", problems: &$1) }
     }
 
     /// Encodes as `{"offset": Int, "bytes": "hex"}`.

@@ -9,7 +9,7 @@ extension TypeDeclaration: JSONField {
     public init(json tape: JSONTape, at index: Int) throws(JSONError) {
         var problems: [DeclarationParser.Problem] = []
         guard let declaration = DeclarationParser.declaration(JSONValue(tape, at: index), path: "", problems: &problems).declaration else {
-            throw JSONError(.invalid(problems.map { "\($0.field): \($0.message)" }.joined(separator: "; ")))
+            throw JSONError(.invalid(DeclarationParser.describe(problems)))
         }
         self = declaration
     }

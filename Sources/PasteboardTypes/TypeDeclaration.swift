@@ -1,5 +1,3 @@
-import PasteboardJSON
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -45,15 +43,7 @@ public struct TypeDeclaration: Hashable, Sendable, Codable {
 
     /// Decodes a declaration, rejecting unknown keys, wrong types and invalid magic hex strings.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let value = try container.decode(JSONValue.self)
-        var problems: [DeclarationParser.Problem] = []
-        let parsed = DeclarationParser.declaration(value, path: "", problems: &problems)
-        guard let declaration = parsed.declaration else {
-            let text = problems.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: text)
-        }
-        self = declaration
+        self = try DeclarationParser.decode(from: decoder) { DeclarationParser.declaration($0, path: "", problems: &$1).declaration }
     }
 
     /// Encodes the declaration; empty optional fields are left out.

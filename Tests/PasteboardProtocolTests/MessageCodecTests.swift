@@ -270,6 +270,56 @@ final class MessageCodecTests: XCTestCase {
         "history-clear",
     ]
 
+    /// The bytes of every op with every member set, as written when JSON took one path (the
+    /// members lists): a change to how messages are defined must leave the wire alone, member
+    /// order and spelling included (pasteboard-protocol(7) and other clients rely on them).
+    func testEveryMessageIsWrittenByteForByteAsBefore() {
+        let expected = [
+            #"{"op":"hello","version":1,"client":"pb","pid":123,"app":"com.example.app"}"#,
+            #"{"op":"welcome","version":1,"daemon":"pasteboardd","pid":9,"maxFrameLength":1048576,"window":4194304,"handoff":{"path":"/run/h","token":"ab"}}"#,
+            #"{"op":"error","code":"no-such-item","message":"pasteboard 'general' is empty"}"#,
+            #"{"op":"ok","changeCount":3}"#,
+            #"{"op":"write","pasteboard":"p","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"expire":1.5,"ifChangeCount":2}"#,
+            #"{"op":"read","pasteboard":"general","session":2,"item":1,"accept":["text/html"],"openInPlace":true,"handoff":true,"handoffFile":false}"#,
+            #"{"op":"representation","changeCount":4,"item":0,"index":1,"type":"public.html","size":12,"mimeType":"text/html","path":"/a","handoff":true}"#,
+            #"{"op":"attach"}"#,
+            #"{"op":"list","pasteboard":"general"}"#,
+            #"{"op":"items","pasteboard":"general","changeCount":2,"items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}]}"#,
+            #"{"op":"clear","pasteboard":"x","ifChangeCount":7}"#,
+            #"{"op":"watch","pasteboard":"y"}"#,
+            #"{"op":"changed","pasteboard":"y","changeCount":5,"items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}]}"#,
+            #"{"op":"credit","bytes":65536}"#,
+            #"{"op":"cancel"}"#,
+            #"{"op":"progress","completed":10,"total":20}"#,
+            #"{"op":"declare","types":[{"identifier":"com.example.thing","conformsTo":["public.data"],"mimeTypes":["application/x-thing"],"filenameExtensions":["thing"],"magic":[{"offset":1,"bytes":"43"}],"description":"A thing"}]}"#,
+            #"{"op":"types","start":30}"#,
+            #"{"op":"type-list","generation":4,"types":[{"declaration":{"identifier":"public.png","conformsTo":["public.image"]},"source":"app","file":"/t.json","app":"notes","abridged":true}],"more":true}"#,
+            #"{"op":"produce","promise":3,"pasteboard":"general","session":1,"item":0,"type":"public.png","capture":true,"destinationPID":42,"handoff":true}"#,
+            #"{"op":"size","bytes":9}"#,
+            #"{"op":"released","promises":[1,3]}"#,
+            #"{"op":"relinquish"}"#,
+            #"{"op":"drag","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"allow":["copy"],"restricted":false,"localContext":"ctx","timeout":2.5}"#,
+            #"{"op":"add","session":3,"items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}]}"#,
+            #"{"op":"session","id":3,"app":"pb","client":"pb","pid":9,"allow":["copy","move"],"restricted":true,"state":"dropped","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"localContext":"{}","operation":"move"}"#,
+            #"{"op":"sessions","session":4}"#,
+            #"{"op":"session-list","sessions":[{"id":3,"app":"pb","client":"pb","pid":9,"allow":["copy","move"],"restricted":true,"state":"dropped","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"localContext":"{}","operation":"move"}]}"#,
+            #"{"op":"drop","session":2,"operation":"move"}"#,
+            #"{"op":"finish","session":2,"success":false,"message":"disk full","localContext":"/a.json"}"#,
+            #"{"op":"proposed","operation":"forbidden","app":"pb","pid":5}"#,
+            #"{"op":"dropped","operation":"copy","app":"gallery","pid":6}"#,
+            #"{"op":"ended","outcome":"finished","operation":"move","message":"done","destinationApp":"pb","localContext":"c"}"#,
+            #"{"op":"history","start":40}"#,
+            #"{"op":"history-search","text":"Hello","start":3}"#,
+            #"{"op":"history-list","entries":[{"index":0,"changeCount":7,"time":1763700000.25,"current":true,"size":5,"preview":"hello","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}]}],"more":true}"#,
+            #"{"op":"history-restore","index":2}"#,
+            #"{"op":"history-clear"}"#,
+        ]
+        XCTAssertEqual(everyMemberSet.count, expected.count)
+        for (message, json) in zip(everyMemberSet, expected) {
+            XCTAssertEqual(String(buffer: MessageCodec.encode(message)), json, message.op)
+        }
+    }
+
     /// Each message is defined once, by its members list, which both directions use: every
     /// member of every message, set, is written and read back. A stored property missing from
     /// its type's list is not written (the walk below finds it absent from the JSON); a new

@@ -38,6 +38,20 @@ final class UserTypesTests: XCTestCase {
         XCTAssertEqual(error.description, "\(error.file): \(error.field): \(error.message)", line: line)
     }
 
+    /// Loads `file`, which holds `bad` and then the good declaration: exactly one error, at
+    /// `field` and saying `text`; `bad` is not declared (when it names `rejected`) and the good
+    /// one loads all the same.
+    private func assertOnlyTheBadDeclarationIsRefused(
+        _ bad: String, file: String, field: String, containing text: String, rejected: TypeIdentifier? = nil,
+        line: UInt = #line
+    ) throws {
+        try write(file, "{\"types\": [\(bad), \(goodDeclaration)]}")
+        let (registry, errors) = load()
+        assertOneError(errors, file: file, field: field, containing: text, line: line)
+        if let rejected { XCTAssertNil(registry.declaration(for: rejected), line: line) }
+        XCTAssertNotNil(registry.declaration(for: "com.example.good"), line: line)
+    }
+
     // MARK: Good files
 
     func testGoodFileLoadsAndConformsToItsParents() throws {
@@ -116,17 +130,13 @@ final class UserTypesTests: XCTestCase {
     }
 
     func testMissingField() throws {
-        try write("missing.json", "{\"types\": [{\"conformsTo\": [\"public.data\"]}, \(goodDeclaration)]}")
-        let (registry, errors) = load()
-        assertOneError(errors, file: "missing.json", field: "types[0].identifier", containing: "missing required field")
-        XCTAssertNotNil(registry.declaration(for: "com.example.good"))
+        try assertOnlyTheBadDeclarationIsRefused(#"{"conformsTo": ["public.data"]}"#, file: "missing.json", field: "types[0].identifier",
+                                                 containing: "missing required field")
     }
 
     func testMissingConformsTo() throws {
-        try write("missing.json", "{\"types\": [{\"identifier\": \"com.example.orphan\"}, \(goodDeclaration)]}")
-        let (registry, errors) = load()
-        assertOneError(errors, file: "missing.json", field: "types[0].conformsTo", containing: "missing required field")
-        XCTAssertNotNil(registry.declaration(for: "com.example.good"))
+        try assertOnlyTheBadDeclarationIsRefused(#"{"identifier": "com.example.orphan"}"#, file: "missing.json", field: "types[0].conformsTo",
+                                                 containing: "missing required field", rejected: "com.example.orphan")
     }
 
     func testWrongTypedField() throws {
@@ -145,14 +155,9 @@ final class UserTypesTests: XCTestCase {
     }
 
     func testUnknownKey() throws {
-        try write("unknown.json", """
-            {"types": [{"identifier": "com.example.x", "conformsTo": ["public.data"], "mimetype": "a/b"},
-                       \(goodDeclaration)]}
-            """)
-        let (registry, errors) = load()
-        assertOneError(errors, file: "unknown.json", field: "types[0].mimetype", containing: "unknown field 'mimetype'")
-        XCTAssertNil(registry.declaration(for: "com.example.x"))
-        XCTAssertNotNil(registry.declaration(for: "com.example.good"))
+        try assertOnlyTheBadDeclarationIsRefused(#"{"identifier": "com.example.x", "conformsTo": ["public.data"], "mimetype": "a/b"}"#,
+                                                 file: "unknown.json", field: "types[0].mimetype", containing: "unknown field 'mimetype'",
+                                                 rejected: "com.example.x")
     }
 
     func testInvalidIdentifiers() throws {
@@ -169,14 +174,9 @@ final class UserTypesTests: XCTestCase {
     }
 
     func testUnknownParent() throws {
-        try write("parent.json", """
-            {"types": [{"identifier": "com.example.x", "conformsTo": ["public.data", "public.nope"]},
-                       \(goodDeclaration)]}
-            """)
-        let (registry, errors) = load()
-        assertOneError(errors, file: "parent.json", field: "types[0].conformsTo[1]", containing: "unknown parent type 'public.nope'")
-        XCTAssertNil(registry.declaration(for: "com.example.x"))
-        XCTAssertNotNil(registry.declaration(for: "com.example.good"))
+        try assertOnlyTheBadDeclarationIsRefused(#"{"identifier": "com.example.x", "conformsTo": ["public.data", "public.nope"]}"#,
+                                                 file: "parent.json", field: "types[0].conformsTo[1]", containing: "unknown parent type 'public.nope'",
+                                                 rejected: "com.example.x")
     }
 
     func testCycleReportsEveryMemberAndSkipsThem() throws {

@@ -1,21 +1,9 @@
 import PasteboardJSON
 
-/// `history`: describe the general pasteboard's history, from entry `start` on.
-public struct HistoryRequest: Sendable, Equatable, JSONObjectCoding {
-    /// The index of the first entry to describe (absent: 0, the newest). An answer holds as many
-    /// entries as fit in one frame; when it says `more`, ask again from the next index.
-    public var start: Int?
-
-    public init(start: Int? = nil) { self.start = start }
-}
-
-extension HistoryRequest {
-    public static var decodingStart: HistoryRequest { HistoryRequest() }
-
-    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
-        try json.member("start", &start)
-    }
-}
+/// `history`: describe the general pasteboard's history, newest first, from entry `start` on
+/// (absent: 0, the newest); a `history-list` that says `more` continues one past its last
+/// entry's index.
+public typealias HistoryRequest = PageRequest
 
 /// `history-search`: the text to look for in the general pasteboard's history.
 public struct HistorySearchRequest: Sendable, Equatable, JSONObjectCoding {

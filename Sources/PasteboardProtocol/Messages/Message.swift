@@ -40,7 +40,7 @@ public enum Message: Sendable, Equatable {
     /// Client → daemon: add the app's own type declarations to the daemon's registry, or replace its earlier ones.
     case declare(DeclareRequest)
     /// Client → daemon: describe the daemon's type declarations and where each came from.
-    case types(TypesRequest)
+    case types(PageRequest)
     /// Daemon → client: the answer to `types`. Terminal.
     case typeList(TypeList)
     /// Daemon → source, on a daemon request id: produce the bytes of one promised representation.
@@ -73,7 +73,7 @@ public enum Message: Sendable, Equatable {
     /// Daemon → drag source, on its `drag`/`add`: the session ended. Terminal.
     case ended(SessionEnd)
     /// Client → daemon: describe the general pasteboard's history, newest first.
-    case history(HistoryRequest)
+    case history(PageRequest)
     /// Client → daemon: the history entries whose text contains some text.
     case historySearch(HistorySearchRequest)
     /// Daemon → client: the answer to `history` and `history-search`. Terminal.
@@ -515,6 +515,25 @@ extension PasteboardRequest {
 
     public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
         try json.member("pasteboard", &pasteboard)
+    }
+}
+
+/// `history`, `types`: one page of a listing longer than a frame may be, from entry `start` on.
+/// Both ops page the same way, so they share this payload (`HistoryRequest`, `TypesRequest`),
+/// as `list` and `watch` share `PasteboardRequest`.
+public struct PageRequest: Sendable, Equatable, JSONObjectCoding {
+    /// The index of the first entry to describe (absent: 0). An answer holds as many entries as
+    /// fit in one frame; when it says `more`, ask again from the next index.
+    public var start: Int?
+
+    public init(start: Int? = nil) { self.start = start }
+}
+
+extension PageRequest {
+    public static var decodingStart: PageRequest { PageRequest() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("start", &start)
     }
 }
 

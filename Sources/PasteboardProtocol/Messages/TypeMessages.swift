@@ -1,22 +1,9 @@
 import PasteboardJSON
 import PasteboardTypes
 
-/// `types`: describe the daemon's type declarations, from declaration `start` on.
-public struct TypesRequest: Sendable, Equatable, JSONObjectCoding {
-    /// The index of the first declaration to describe (absent: 0). An answer holds as many
-    /// declarations as fit in one frame; when it says `more`, ask again from the next index.
-    public var start: Int?
-
-    public init(start: Int? = nil) { self.start = start }
-}
-
-extension TypesRequest {
-    public static var decodingStart: TypesRequest { TypesRequest() }
-
-    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
-        try json.member("start", &start)
-    }
-}
+/// `types`: describe the daemon's type declarations, from declaration `start` on (absent: 0);
+/// a `type-list` that says `more` continues with `start` advanced by the declarations received.
+public typealias TypesRequest = PageRequest
 
 /// `type-list`: the answer to `types`.
 public struct TypeList: Sendable, Equatable, JSONObjectCoding {
