@@ -44,11 +44,7 @@ public struct PerformedDrop: Sendable {
     nonisolated(nonsending) public func loadData(
         item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (representation: LoadedRepresentation, bytes: [UInt8]) {
-        let loader = loader
-        return try await ProgressRelay.run(reporting: progress) { report in
-            let (header, bytes) = try await loader.loadData(item: item, accepting: accepting, progress: report)
-            return (LoadedRepresentation(header), bytes)
-        }
+        try await loader.relayedData(item: item, accepting: accepting, progress: progress)
     }
 
     /// Loads item `item`'s best representation for `accepting` into a temporary file in
@@ -56,10 +52,7 @@ public struct PerformedDrop: Sendable {
     nonisolated(nonsending) public func loadFile(
         item: Int, accepting: [TypeIdentifier], directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        let loader = loader
-        return try await ProgressRelay.run(reporting: progress) { report in
-            try await loader.loadFile(item: item, accepting: accepting, directory: directory, progress: report)
-        }
+        try await loader.relayedFile(item: item, accepting: accepting, directory: directory, progress: progress)
     }
 
     /// Loads item `item` as a `T` (see `Transferable`). Callable from any isolation, as `loadData`.
@@ -72,10 +65,7 @@ public struct PerformedDrop: Sendable {
     nonisolated(nonsending) public func loadWithRepresentation<T: Transferable>(
         _ type: T.Type, item: Int, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (value: T, representation: LoadedRepresentation) {
-        let loader = loader
-        return try await ProgressRelay.run(reporting: progress) { report in
-            try await loader.load(type, item: item, progress: report)
-        }
+        try await loader.relayed(type, item: item, progress: progress)
     }
 
     /// Loads every item that offers a type in `accepting`, in drag order, each into a temporary

@@ -49,11 +49,7 @@ extension Pasteboard {
     nonisolated(nonsending) public func loadData(
         item: Int = 0, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (representation: LoadedRepresentation, bytes: [UInt8]) {
-        let loader = loader
-        return try await ProgressRelay.run(reporting: progress) { report in
-            let (header, bytes) = try await loader.loadData(item: item, accepting: accepting, progress: report)
-            return (LoadedRepresentation(header), bytes)
-        }
+        try await loader.relayedData(item: item, accepting: accepting, progress: progress)
     }
 
     /// Loads a representation into a new temporary file in `directory` (default `$TMPDIR`, else
@@ -64,10 +60,7 @@ extension Pasteboard {
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        let loader = loader
-        return try await ProgressRelay.run(reporting: progress) { report in
-            try await loader.loadFile(item: item, accepting: accepting, openInPlace: openInPlace, directory: directory, progress: report)
-        }
+        try await loader.relayedFile(item: item, accepting: accepting, openInPlace: openInPlace, directory: directory, progress: progress)
     }
 
     /// Loads item `item` as a `T`: asks for the types `T` imports (in its order), then converts
@@ -85,9 +78,6 @@ extension Pasteboard {
     nonisolated(nonsending) public func loadWithRepresentation<T: Transferable>(
         _ type: T.Type, item: Int = 0, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> (value: T, representation: LoadedRepresentation) {
-        let loader = loader
-        return try await ProgressRelay.run(reporting: progress) { report in
-            try await loader.load(type, item: item, progress: report)
-        }
+        try await loader.relayed(type, item: item, progress: progress)
     }
 }

@@ -19,8 +19,29 @@ enum DesktopImportCommit {
     }
 
     /// Writes `provider` to `board` unless its content (its types and `captured` bytes) repeats
-    /// the last import recorded in `recent`.
-    static func put(
+    /// the last import recorded in `recent`, and reports the outcome as the importer's event:
+    /// `imported`, or `skipped` with the reason. Returns the change count of an import (nil
+    /// when skipped); throws `CancellationError` when the task was cancelled during the write.
+    static func put<Event: ImporterEvent>(
+        _ provider: ItemProvider, captured: [TypeIdentifier: [UInt8]], on board: Pasteboard, echo: BridgeEcho, recent: RecentContent,
+        onEvent: (Event) -> Void
+    ) async throws -> Int? {
+        switch await write(provider, captured: captured, on: board, echo: echo, recent: recent) {
+        case .imported(let changeCount):
+            onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: captured.keys.sorted { $0.rawValue < $1.rawValue }))
+            return changeCount
+        case .repeated:
+            onEvent(.skipped(repeatedReason))
+        case .refused(let reason):
+            onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
+        case .cancelled:
+            throw CancellationError()
+        }
+        return nil
+    }
+
+    /// Writes `provider` to `board` unless its content repeats the last import.
+    static func write(
         _ provider: ItemProvider, captured: [TypeIdentifier: [UInt8]], on board: Pasteboard, echo: BridgeEcho, recent: RecentContent
     ) async -> Outcome {
         let fingerprint = ContentFingerprint(types: provider.registeredTypes, captured: captured)
@@ -42,4 +63,13 @@ enum DesktopImportCommit {
 
     /// The repeat's reason, as importers report it.
     static let repeatedReason = "the same content as the last copy (a clipboard manager taking it over)"
+}
+
+/// What the X11 and Wayland importers both report about a desktop copy (each importer's
+/// `Event` has these cases, and more of its own).
+protocol ImporterEvent: Sendable {
+    /// The copy is on the pasteboard at `changeCount`, offering `types`, of which `captured` were read at once.
+    static func imported(changeCount: Int, types: [TypeIdentifier], captured: [TypeIdentifier]) -> Self
+    /// The copy was not imported, for `reason`.
+    static func skipped(_ reason: String) -> Self
 }

@@ -139,18 +139,7 @@ public struct WaylandClipboardImporter: DesktopLane {
             return nil
         }
         let provider = item(for: plan, of: offer, captured: captured, reader: reader)
-        switch await DesktopImportCommit.put(provider, captured: captured, on: board, echo: echo, recent: recent) {
-        case .imported(let changeCount):
-            onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: captured.keys.sorted { $0.rawValue < $1.rawValue }))
-            return changeCount
-        case .repeated:
-            onEvent(.skipped(DesktopImportCommit.repeatedReason))
-        case .refused(let reason):
-            onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
-        case .cancelled:
-            throw CancellationError()
-        }
-        return nil
+        return try await DesktopImportCommit.put(provider, captured: captured, on: board, echo: echo, recent: recent, onEvent: onEvent)
     }
 
     /// The plan's captured representations read now, each within `captureBudget` (one over it
@@ -192,3 +181,5 @@ public struct WaylandClipboardImporter: DesktopLane {
         return provider
     }
 }
+
+extension WaylandClipboardImporter.Event: ImporterEvent {}

@@ -60,7 +60,6 @@ public struct X11ClipboardExporter: DesktopLane {
         self.echo = echo
     }
 
-
     /// Offers each change of the pasteboard to the desktop through `connection`, until the task
     /// is cancelled (returns, once its X thread ended) or the X connection fails (throws
     /// `DesktopExportError.displayFailed`).

@@ -26,7 +26,6 @@ public struct X11ClipboardImporter: DesktopLane {
         case skipped(String)
     }
 
-
     public var display: X11Display
     public var selection: DesktopSelection
     public var mapping: DesktopTypeMapping
@@ -62,7 +61,6 @@ public struct X11ClipboardImporter: DesktopLane {
         self.handover = handover
     }
 
-
     /// Imports every new owner of the selection onto its pasteboard through `connection`, until
     /// the task is cancelled (returns) or the X connection fails (throws).
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
@@ -95,17 +93,11 @@ public struct X11ClipboardImporter: DesktopLane {
                     switch item {
                     case .offer(let offer):
                         let provider = self.item(for: offer)
-                        switch await DesktopImportCommit.put(provider, captured: offer.captured, on: board, echo: echo, recent: recent) {
-                        case .imported(let changeCount):
+                        if let changeCount = try await DesktopImportCommit.put(
+                            provider, captured: offer.captured, on: board, echo: echo, recent: recent, onEvent: onEvent
+                        ) {
                             lastImport = changeCount
                             handover.recordImport(owner: offer.owner, changeCount: changeCount)
-                            onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: offer.captured.keys.sorted { $0.rawValue < $1.rawValue }))
-                        case .repeated:
-                            onEvent(.skipped(DesktopImportCommit.repeatedReason))
-                        case .refused(let reason):
-                            onEvent(.skipped("the pasteboard refused the copy: \(reason)"))
-                        case .cancelled:
-                            throw CancellationError()
                         }
                     case .ownerLeft:
                         vacancy.ownerLeft(afterImport: lastImport)
@@ -159,3 +151,5 @@ struct OwnerOffer: Sendable {
     /// Whether the item is a secret: by its names, or by a captured KDE hint valued `secret`.
     var isSensitive: Bool { plan.isSensitive(captured: captured) }
 }
+
+extension X11ClipboardImporter.Event: ImporterEvent {}

@@ -14,8 +14,7 @@ final class ConnectionCore: Sendable {
     struct State: Sendable {
         var session: DataControlSession
         var reader = MessageReader()
-        var observers: [UInt64: AsyncStream<SelectionChange>.Continuation] = [:]
-        var nextObserver: UInt64 = 0
+        var observers = ObserverList<SelectionChange>()
         /// Who handles each of our data sources' events (a ``SelectionSource``), by object id.
         var sourceSinks: [UInt32: SourceSink] = [:]
         /// What ended the connection; every later call fails with it.
@@ -63,7 +62,7 @@ final class ConnectionCore: Sendable {
                         return (event, state.sourceSinks.removeValue(forKey: source))
                     }
                 }
-                return (changes, Array(state.observers.values), deliveries)
+                return (changes, state.observers.members, deliveries)
             }
             // Yielded outside the lock, in order: a yield resumes the observing task (taking its
             // status lock), while cancelling that task holds its status lock and takes ours
@@ -86,8 +85,8 @@ final class ConnectionCore: Sendable {
         let (observers, sinks) = state.withLock { state in
             if state.failure == nil, !state.closed { state.failure = error }
             state.reader.closeDescriptors()
-            defer { (state.observers, state.sourceSinks) = ([:], [:]) }
-            return (Array(state.observers.values), state.sourceSinks)
+            defer { state.sourceSinks = [:] }
+            return (state.observers.removeAll(), state.sourceSinks)
         }
         // Outside the lock: finish() runs the stream's onTermination, which takes it.
         for observer in observers { observer.finish() }

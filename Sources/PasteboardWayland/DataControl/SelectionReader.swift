@@ -84,29 +84,15 @@ public final class SelectionReader: Sendable {
     /// ends or the reader is closed.
     public func changes() -> AsyncStream<SelectionChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: SelectionChange.self, bufferingPolicy: .bufferingNewest(64))
-        let id: UInt64? = core.state.withLock { state in
-            guard state.failure == nil, !state.closed else { return nil }
-            defer { state.nextObserver += 1 }
-            state.observers[state.nextObserver] = continuation
-            return state.nextObserver
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [core] _ in
-            _ = core.state.withLock { $0.observers.removeValue(forKey: id) }
-        }
+        let id = core.state.withLock { state in state.failure == nil && !state.closed ? state.observers.add(continuation) : nil }
+        ObserverList.track(continuation, id: id) { [core] id in core.state.withLock { $0.observers.remove(id) } }
         return stream
     }
 
     /// Closes the connection (also on deinit); streams from ``changes()`` finish.
     public func close() {
         core.close()
-        let observers = core.state.withLock { state in
-            defer { state.observers = [:] }
-            return Array(state.observers.values)
-        }
+        let observers = core.state.withLock { $0.observers.removeAll() }
         // Outside the lock: finish() runs the stream's onTermination, which takes it.
         for observer in observers { observer.finish() }
     }

@@ -97,27 +97,15 @@ final class SourceShared: Sendable {
         var ended = false
         var tasks: [UInt64: Task<Void, Never>] = [:]
         var nextTask: UInt64 = 0
-        var observers: [UInt64: AsyncStream<SelectionSource.Event>.Continuation] = [:]
-        var nextObserver: UInt64 = 0
+        var observers = ObserverList<SelectionSource.Event>()
     }
 
     let state = Mutex(State())
 
     func observe() -> AsyncStream<SelectionSource.Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: SelectionSource.Event.self, bufferingPolicy: .bufferingNewest(256))
-        let id: UInt64? = state.withLock { state in
-            guard !(state.ended && state.tasks.isEmpty) else { return nil }
-            defer { state.nextObserver += 1 }
-            state.observers[state.nextObserver] = continuation
-            return state.nextObserver
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
-        }
+        let id = state.withLock { state in state.ended && state.tasks.isEmpty ? nil : state.observers.add(continuation) }
+        ObserverList.track(continuation, id: id) { [weak self] id in self?.state.withLock { $0.observers.remove(id) } }
         return stream
     }
 
@@ -179,7 +167,7 @@ final class SourceShared: Sendable {
     /// stream's onTermination). Yielding under ours deadlocked the bridge when a Wayland
     /// connection failed during a group's cancellation (seen in CI, stacks taken with gdb).
     private func emit(_ event: SelectionSource.Event) {
-        let observers = state.withLock { Array($0.observers.values) }
+        let observers = state.withLock { $0.observers.members }
         for observer in observers { observer.yield(event) }
     }
 
@@ -187,9 +175,8 @@ final class SourceShared: Sendable {
     /// finish() runs the stream's onTermination at once, which takes the lock: called outside it.
     private func finishIfDone() {
         let observers = state.withLock { state in
-            guard state.ended, state.tasks.isEmpty else { return [AsyncStream<SelectionSource.Event>.Continuation]() }
-            defer { state.observers = [:] }
-            return Array(state.observers.values)
+            guard state.ended, state.tasks.isEmpty else { return [ObserverList<SelectionSource.Event>.Observer]() }
+            return state.observers.removeAll()
         }
         for observer in observers { observer.finish() }
     }
