@@ -82,26 +82,19 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         guard owner == .none || owner == window else {
             return reportOtherManager("another clipboard manager (\(owner)) owns \(Self.managerSelection); the bridge does without until it leaves")
         }
-        // ICCCM §2.1: a real server time, from a zero-length append's PropertyNotify.
-        let (window, stampAtom) = (window, atoms.stamp)
-        let isStamp: (X11Event) -> Bool = { event in
-            if case let .propertyNotify(notify) = event { return notify.window == window && notify.atom == stampAtom }
-            return false
-        }
-        connection.discardEvents(where: isStamp)
-        try connection.send(Self.request { try .changeProperty(.append, window: window, property: stampAtom, type: .integer, format: 32, data: []) })
-        let event = try connection.nextEvent(deadline: X11Deadline(after: manager.display.ownerTimeout), what: "the server's time stamp for taking \(Self.managerSelection)", where: isStamp)
-        guard case let .propertyNotify(stamp) = event else { throw .malformedFromServer("not a PropertyNotify") }
-        try connection.send(.setSelectionOwner(window, selection: atoms.manager, time: stamp.time))
+        let time = try connection.serverTime(
+            window: window, property: atoms.stamp, timeout: manager.display.ownerTimeout,
+            what: "the server's time stamp for taking \(Self.managerSelection)")
+        try connection.send(.setSelectionOwner(window, selection: atoms.manager, time: time))
         let now = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: manager.display.ownerTimeout))
         guard now == window else {
             return reportOtherManager("another clipboard manager (\(now)) took \(Self.managerSelection) first; the bridge does without until it leaves")
         }
         // ICCCM §2.8: a new manager tells the root window's listeners.
         let root = connection.setup.root
-        let message = try ClientMessage.manager(root: root, managerAtom: atoms.managerMessage, time: stamp.time, selection: atoms.manager, owner: window)
-        try connection.send(Self.request { try .sendEvent(destination: root, eventMask: EventMask.structureNotify, event: message.encoded) })
-        acquiredAt = stamp.time
+        let message = try ClientMessage.manager(root: root, managerAtom: atoms.managerMessage, time: time, selection: atoms.manager, owner: window)
+        try connection.send(X11Request.checked { try .sendEvent(destination: root, eventMask: EventMask.structureNotify, event: message.encoded) })
+        acquiredAt = time
         onEvent(.managing)
     }
 
@@ -117,11 +110,11 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         // ICCCM §2.2: an obsolete requestor sends None as the property; use the target then.
         let property = request.property == .none ? request.target : request.property
         func reply(type: Atom, bytes: [UInt8]) throws(X11Error) {
-            try toRequestor(Self.request { try .changeProperty(window: request.requestor, property: property, type: type, format: 32, data: bytes) })
-            try notify(request, property: property)
+            try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: request.requestor, property: property, type: type, format: 32, data: bytes) })
+            try connection.notify(request, property: property)
         }
-        guard let acquiredAt, request.selection == atoms.manager else { return try notify(request, property: .none) }
-        if request.time != currentTime, Int32(bitPattern: request.time &- acquiredAt) < 0 { return try notify(request, property: .none) }
+        guard let acquiredAt, request.selection == atoms.manager else { return try connection.notify(request, property: .none) }
+        if request.time != currentTime, Int32(bitPattern: request.time &- acquiredAt) < 0 { return try connection.notify(request, property: .none) }
         switch request.target {
         case atoms.targets:
             try reply(type: .atom, bytes: SelectionReplyEncoding.atomList([atoms.targets, atoms.timestamp, atoms.saveTargets]))
@@ -135,10 +128,10 @@ final class ManagerSelectionLoop: @unchecked Sendable {
             case .kept: try reply(type: atoms.null, bytes: [])
             case .refused(let reason):
                 onEvent(.refused(reason))
-                try notify(request, property: .none)
+                try connection.notify(request, property: .none)
             }
         default:
-            try notify(request, property: .none)
+            try connection.notify(request, property: .none)
         }
     }
 
@@ -215,22 +208,5 @@ final class ManagerSelectionLoop: @unchecked Sendable {
             return .refused("nothing of \(Self.clipboard) could be saved" + (skipped.isEmpty ? " (it offers nothing the bridge maps)" : ": " + skipped.joined(separator: "; ")))
         }
         return keep(SavedOffer(owner: owner, saved: saved, skipped: skipped)) ? .kept : .refused("the pasteboard did not keep the saved data")
-    }
-
-    // MARK: Sending
-
-    /// The SelectionNotify that answers `request` (property None: refused).
-    private func notify(_ request: X11Event.SelectionRequest, property: Atom) throws(X11Error) {
-        let event = X11Event.SelectionNotify(time: request.time, requestor: request.requestor, selection: request.selection, target: request.target, property: property)
-        try toRequestor(Self.request { try .sendEvent(destination: request.requestor, event: event.encoded) })
-    }
-
-    /// Requests to a requestor's window ignore X errors: an application at exit may be gone.
-    private func toRequestor(_ request: X11Request) throws(X11Error) {
-        try connection.send(request, ignoringErrors: true)
-    }
-
-    private static func request(_ make: () throws -> X11Request) throws(X11Error) -> X11Request {
-        do { return try make() } catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
     }
 }

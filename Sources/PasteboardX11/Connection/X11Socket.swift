@@ -208,6 +208,26 @@ final class X11Socket {
         return Int32(max(1, bounded.components.seconds * 1000 + bounded.components.attoseconds / 1_000_000_000_000_000))
     }
 
+    /// How long the next poll may wait: a slice, or less when `deadline` (nil: none) comes
+    /// first; nil once it has passed.
+    private static func slice(until deadline: ContinuousClock.Instant?) -> Duration? {
+        guard let deadline else { return pollSlice }
+        let left = deadline - .now
+        return left <= .zero ? nil : min(pollSlice, left)
+    }
+
+    /// Polls `descriptors` for readability for at most `slice`: true when one is ready; false
+    /// when the slice passed or a signal interrupted (the caller looks at its deadline and
+    /// cancellation again).
+    private static func pollReady(_ descriptors: inout [pollfd], for slice: Duration) throws(X11Error) -> Bool {
+        let ready = poll(&descriptors, nfds_t(descriptors.count), pollMilliseconds(slice))
+        if ready < 0 {
+            if errno == EINTR { return false }
+            throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
+        }
+        return ready > 0
+    }
+
     /// What ended `waitReadable`.
     enum Readiness { case socket, wakeup, deadline }
 
@@ -217,20 +237,9 @@ final class X11Socket {
         if start < end { return .socket }
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
-            var slice = Self.pollSlice
-            if let deadline {
-                let left = deadline - .now
-                if left <= .zero { return .deadline }
-                slice = min(slice, left)
-            }
+            guard let slice = Self.slice(until: deadline) else { return .deadline }
             var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup?.readFD ?? -1, events: Int16(POLLIN), revents: 0)]
-            let milliseconds = Self.pollMilliseconds(slice)
-            let ready = poll(&descriptors, 2, milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
-            }
-            if ready == 0 { continue }
+            guard try Self.pollReady(&descriptors, for: slice) else { continue }
             if descriptors[1].revents != 0, let wakeup {
                 wakeup.drain()
                 return .wakeup
@@ -245,20 +254,9 @@ final class X11Socket {
     private func fill(wanting count: Int, deadline: X11Deadline?, cancellation: X11Cancellation?, what: String) throws(X11Error) {
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
-            var slice = Self.pollSlice
-            if let deadline {
-                let left = deadline.instant - .now
-                if left <= .zero { throw .timedOut(what: what, seconds: deadline.seconds) }
-                slice = min(slice, left)
-            }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Self.pollMilliseconds(slice)
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
-            }
-            if ready == 0 { continue }
+            guard let slice = Self.slice(until: deadline?.instant) else { throw .timedOut(what: what, seconds: deadline?.seconds ?? 0) }  // only a deadline passes
+            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+            guard try Self.pollReady(&descriptors, for: slice) else { continue }
             break
         }
         // Move what is unread to the front, and grow the storage to hold `count` bytes and a read.

@@ -141,21 +141,14 @@ public final class SelectionOwner {
     /// - Returns: the acquisition time (the TIMESTAMP answer).
     @discardableResult
     public func acquire() throws(X11Error) -> X11Timestamp {
-        let (window, property) = (window, plumbing.timestampProperty)
-        let isStamp: (X11Event) -> Bool = { event in
-            if case let .propertyNotify(notify) = event { return notify.window == window && notify.atom == property }
-            return false
-        }
-        connection.discardEvents(where: isStamp)
-        try connection.send(Self.request { try .changeProperty(.append, window: window, property: property, type: .integer, format: 32, data: []) })
-        let event = try connection.nextEvent(deadline: X11Deadline(after: timeout), what: "the server's time stamp for taking \(selection)", where: isStamp)
-        guard case let .propertyNotify(stamp) = event else { throw .malformedFromServer("not a PropertyNotify") }
-        try connection.send(.setSelectionOwner(window, selection: selectionAtom, time: stamp.time))
+        let time = try connection.serverTime(
+            window: window, property: plumbing.timestampProperty, timeout: timeout, what: "the server's time stamp for taking \(selection)")
+        try connection.send(.setSelectionOwner(window, selection: selectionAtom, time: time))
         let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(selectionAtom), timeout: timeout))
         guard owner == window else { throw .ownershipNotTaken(selection: selection, owner: owner) }
-        acquiredAt = stamp.time
+        acquiredAt = time
         isOwner = true
-        return stamp.time
+        return time
     }
 
     /// Gives the selection up (SetSelectionOwner None with our acquisition time, so a newer
@@ -245,7 +238,7 @@ public final class SelectionOwner {
         }
         let targetName = name(of: request.target)
         func refuse(_ reason: String) throws(X11Error) {
-            try notify(request, property: .none)
+            try connection.notify(request, property: .none)
             report(.refused(target: targetName, requestor: request.requestor, reason: reason))
         }
         guard isOwner, request.selection == selectionAtom, let acquiredAt else {
@@ -357,11 +350,11 @@ public final class SelectionOwner {
         for (index, part) in reply.parts.enumerated() {
             switch part.content {
             case let .immediate(type, format, bytes):
-                try sendToRequestor(Self.request { try .changeProperty(window: requestor, property: part.property, type: type, format: format, data: bytes) })
+                try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: requestor, property: part.property, type: type, format: format, data: bytes) })
                 served.append(.served(target: part.targetName, requestor: requestor, byteCount: bytes.count, incremental: false))
             case let .stream(writer, task):
                 let bound = sizing.incrementalSizeBound(buffered: incremental[index] ?? 0)
-                try sendToRequestor(Self.request {
+                try connection.sendToRequestor(X11Request.checked {
                     try .changeProperty(window: requestor, property: part.property, type: plumbing.incr, format: 32, data: SelectionReplyEncoding.timestamp(bound))
                 })
                 let key = TransferKey(requestor: requestor, property: part.property)
@@ -377,13 +370,13 @@ public final class SelectionOwner {
         if !incremental.isEmpty { watched[requestor, default: 0] -= 1 }  // the watch itself held one
         if !incremental.isEmpty { unwatchIfIdle(requestor) }
         if let pairs {
-            try sendToRequestor(Self.request {
+            try connection.sendToRequestor(X11Request.checked {
                 try .changeProperty(window: requestor, property: reply.property, type: plumbing.atomPair, format: 32, data: SelectionReplyEncoding.encodeAtomPairs(pairs))
             })
         }
         let refusedAlone: Bool
         if reply.multiple == nil, case .refused = reply.parts[0].content { refusedAlone = true } else { refusedAlone = false }
-        try notify(reply.request, property: refusedAlone ? .none : reply.property)
+        try connection.notify(reply.request, property: refusedAlone ? .none : reply.property)
         for event in served { report(event) }
         return true
     }
@@ -405,7 +398,7 @@ public final class SelectionOwner {
             }
             if state.buffered > 0 {
                 let chunk = transfer.writer.take(upTo: sizing.chunkBytes)
-                try sendToRequestor(Self.request { try .changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: chunk) })
+                try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: chunk) })
                 transfer.bytesSent += chunk.count
                 transfer.chunksSent += 1
                 transfer.phase = .awaitingDelete
@@ -413,7 +406,7 @@ public final class SelectionOwner {
                 transfers[key] = transfer
             } else if state.finished {
                 // The requestor deleted the last chunk: the zero-length property ends the data.
-                try sendToRequestor(Self.request { try .changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: []) })
+                try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: []) })
                 end(key, .served(target: transfer.targetName, requestor: key.requestor, byteCount: transfer.bytesSent, incremental: true))
             } else if now >= transfer.deadline {
                 end(key, .failed(target: transfer.targetName, requestor: key.requestor, reason:
@@ -468,7 +461,7 @@ public final class SelectionOwner {
     /// requestor's window, once per window however many transfers it has.
     private func watch(_ requestor: WindowID) throws(X11Error) {
         if watched[requestor, default: 0] == 0 {
-            try sendToRequestor(.changeEventMask(requestor, eventMask: EventMask.propertyChange | EventMask.structureNotify))
+            try connection.sendToRequestor(.changeEventMask(requestor, eventMask: EventMask.propertyChange | EventMask.structureNotify))
         }
         watched[requestor, default: 0] += 1
     }
@@ -476,7 +469,7 @@ public final class SelectionOwner {
     private func unwatchIfIdle(_ requestor: WindowID) {
         guard let count = watched[requestor], count <= 0 else { return }
         watched[requestor] = nil
-        _ = try? sendToRequestor(.changeEventMask(requestor, eventMask: 0))
+        _ = try? connection.sendToRequestor(.changeEventMask(requestor, eventMask: 0))
         connection.discardEvents { event in
             switch event {
             case let .propertyNotify(notify): notify.window == requestor
@@ -484,24 +477,6 @@ public final class SelectionOwner {
             default: false
             }
         }
-    }
-
-    // MARK: Sending
-
-    /// The SelectionNotify that answers `request` (property None: refused).
-    private func notify(_ request: X11Event.SelectionRequest, property: Atom) throws(X11Error) {
-        let event = X11Event.SelectionNotify(time: request.time, requestor: request.requestor, selection: request.selection, target: request.target, property: property)
-        try sendToRequestor(Self.request { try .sendEvent(destination: request.requestor, event: event.encoded) })
-    }
-
-    /// Requests to a requestor's window ignore X errors: the window may be gone at any moment,
-    /// which must end only that transfer (the BadWindow reaches `ignoredErrorHandler`).
-    private func sendToRequestor(_ request: X11Request) throws(X11Error) {
-        try connection.send(request, ignoringErrors: true)
-    }
-
-    private static func request(_ make: () throws -> X11Request) throws(X11Error) -> X11Request {
-        do { return try make() } catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
     }
 
     /// An atom's name for reports: ours from the cache, else asked (a bad atom from a
