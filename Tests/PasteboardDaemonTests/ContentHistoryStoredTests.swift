@@ -5,17 +5,7 @@ import XCTest
 
 /// The history's byte budget counts a stored file once, however many entries hold it: the
 /// bytes are on disk once (issue 27's "a 4 GiB copy must not cost 8 GiB").
-final class ContentHistoryStoredTests: XCTestCase {
-    private var fixture: SpoolFixture!
-
-    override func setUpWithError() throws {
-        fixture = try SpoolFixture()
-    }
-
-    override func tearDown() async throws {
-        await fixture.tearDown()
-    }
-
+final class ContentHistoryStoredTests: SpoolTestCase {
     /// A stored file of `size` bytes as a representation; the file itself is never read here.
     private func stored(_ size: Int, in store: SpoolStore) throws -> StoredItem {
         let file = SpoolFile(id: SpoolFile.newID(), size: size, head: [], durable: true,

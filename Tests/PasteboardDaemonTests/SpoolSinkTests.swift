@@ -7,17 +7,7 @@ import XCTest
 /// A spool writes the bytes as they come to a file in `data/`, makes it durable in the order
 /// that keeps every record naming it valid, and leaves nothing behind when it fails or is
 /// abandoned.
-final class SpoolSinkTests: XCTestCase {
-    private var fixture: SpoolFixture!
-
-    override func setUpWithError() throws {
-        fixture = try SpoolFixture()
-    }
-
-    override func tearDown() async throws {
-        await fixture.tearDown()
-    }
-
+final class SpoolSinkTests: SpoolTestCase {
     private func system(_ recorder: SpoolRecorder, change: (inout SpoolSystem) -> Void = { _ in }) -> SpoolSystem {
         var system = SpoolSystem.live
         system.observe = { recorder.observe($0) }

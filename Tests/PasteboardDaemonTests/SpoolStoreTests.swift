@@ -7,17 +7,8 @@ import XCTest
 
 /// The data directory: private and created only when needed, free space checked before a copy
 /// starts, and leftovers of a crash swept at start without touching what is still named.
-final class SpoolStoreTests: XCTestCase {
-    private var fixture: SpoolFixture!
+final class SpoolStoreTests: SpoolTestCase {
     private let logger = Logger(label: "SpoolStoreTests")
-
-    override func setUpWithError() throws {
-        fixture = try SpoolFixture()
-    }
-
-    override func tearDown() async throws {
-        await fixture.tearDown()
-    }
 
     private func store(freeBytes: Int?) -> SpoolStore {
         var system = SpoolSystem.live

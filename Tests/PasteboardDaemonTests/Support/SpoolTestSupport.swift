@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 @testable import PasteboardDaemon
 import Synchronization
+import XCTest
 
 /// What the spool told its seams during a test: the credit granted and the durable steps.
 final class SpoolRecorder: Sendable {
@@ -50,5 +51,20 @@ struct SpoolFixture {
     /// `count` bytes that differ from position to position, so a misplaced piece shows.
     static func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ Int(seed)) }
+    }
+}
+
+/// A test case with a fresh `SpoolFixture` for each test, shut down and removed after it.
+class SpoolTestCase: XCTestCase {
+    private(set) var fixture: SpoolFixture!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        fixture = try SpoolFixture()
+    }
+
+    override func tearDown() async throws {
+        await fixture?.tearDown()
+        try await super.tearDown()
     }
 }
