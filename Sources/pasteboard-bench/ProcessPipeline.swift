@@ -8,10 +8,8 @@ import Synchronization
 /// answering, a peer that never reads) is killed when the deadline passes and the run fails,
 /// rather than hanging the bench.
 ///
-/// Each stage's peak resident size comes from `wait4`'s `ru_maxrss`, which is the VmHWM of
-/// /proc/PID/status as the kernel takes it when the process exits: exact, where polling
-/// /proc would miss whatever the last interval before the exit added, and free, where polling
-/// would take the CPU from the command being timed on a 2-core machine.
+/// It reports no stage's peak memory: `wait4`'s `ru_maxrss` of a child the bench spawned starts
+/// from the bench's own peak (see `OwnPeakMemory`, which measures a command alone).
 struct ProcessPipeline {
     /// Each stage's command (an absolute path first), left to right.
     let stages: [[String]]
@@ -30,8 +28,6 @@ struct ProcessPipeline {
     struct Outcome {
         /// From the first stage's start to the last stage's exit.
         let elapsed: Duration
-        /// Each stage's peak resident size in bytes, in stage order (0 when unknown).
-        let peakResidentBytes: [Int]
     }
 
     /// Runs the stages to their end; throws when one cannot start, exits other than 0, or the
@@ -75,12 +71,7 @@ struct ProcessPipeline {
         links = []
         let reaping = StageReaping(pids: pids)
         let watchdog = BlockingThread { reaping.killUnreaped(after: started + limit, clock: clock) }
-        var peaks: [Int] = [], statuses: [Int32] = []
-        for index in pids.indices {
-            let (status, peak) = reaping.reap(index)
-            statuses.append(status)
-            peaks.append(peak)
-        }
+        let statuses = pids.indices.map { reaping.reap($0) }
         let elapsed = clock.now - started
         watchdog.join()
         if reaping.killed {
@@ -90,7 +81,7 @@ struct ProcessPipeline {
             let last = Self.lastLine(of: log).map { ": \($0)" } ?? ""
             throw BenchError("`\(stages[index].joined(separator: " "))` exited with status \(status)\(last)")
         }
-        return Outcome(elapsed: elapsed, peakResidentBytes: peaks)
+        return Outcome(elapsed: elapsed)
     }
 
     /// The pipeline as a shell line, for messages.
@@ -128,20 +119,16 @@ private final class StageReaping: Sendable {
     var killed: Bool { wasKilled.load(ordering: .acquiring) }
 
     /// Waits for stage `index` to exit and reaps it: its exit status (128 + the signal when
-    /// killed) and its peak resident size in bytes. The last stage's reaping ends the watchdog.
-    func reap(_ index: Int) -> (status: Int32, peakResidentBytes: Int) {
+    /// killed). The last stage's reaping ends the watchdog.
+    func reap(_ index: Int) -> Int32 {
         let pid = pids[index]
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
         exited.withLock { $0 = index + 1 }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         if index == pids.count - 1 { done.store(true, ordering: .releasing) }
-        // ru_maxrss is in KiB; one whose bytes do not fit an Int (never seen) reads as unknown.
-        let (bytes, overflow) = usage.ru_maxrss.multipliedReportingOverflow(by: 1024)
-        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (code, overflow ? 0 : bytes)
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Sleeps in 20 ms steps until every stage is reaped or `deadline` passes; at the deadline,
