@@ -57,13 +57,21 @@ enum ClientPackage {
         let arguments = ["build", "--package-path", directory.path, "--scratch-path", scratchPath.path] + arguments
         let started = Date()
         var result = try runTool(swift, arguments, environment: ProcessInfo.processInfo.environment, in: sandbox)
-        if result.status != 0, (result.stdoutText + result.stderr).contains("because of missing inputs") {
+        if result.status != 0, isStale(result.stdoutText + result.stderr) {
             // SwiftPM keeps a stale list of a target's sources in the scratch path after files
-            // moved or went (a checkout of another commit): that build starts over, once.
+            // moved, went or came (a checkout of another commit): that build starts over, once.
             try? FileManager.default.removeItem(at: scratchPath)
             result = try runTool(swift, arguments, environment: ProcessInfo.processInfo.environment, in: sandbox)
         }
         print("client package: swift \(arguments.joined(separator: " ")): exit \(result.status) after \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
         return (result.status, result.stdoutText + result.stderr)
+    }
+
+    /// Whether a failed build's `output` shows a stale scratch path rather than an error of the
+    /// client's: a source file missing, or an error in this repository's own `Sources`, which
+    /// the package's own build compiled (a file added since the scratch path listed them, such
+    /// as a new extension whose members the others call, is not seen).
+    private static func isStale(_ output: String) -> Bool {
+        output.contains("because of missing inputs") || output.contains(repository.appendingPathComponent("Sources").path + "/")
     }
 }
