@@ -9,7 +9,7 @@ import Glibc
 /// the old memory's high-water mark over an exec). After the large scenario had loaded 256 MiB,
 /// every child so "peaked" at 341 MiB, and in a copy-only run the figure was the bench's own
 /// 15 MiB, not pb's 8 to 10. GNU time forks its child from its own small image, so what it
-/// reports is the command's, plus at most time's own megabyte or two.
+/// reports is the larger of the command's peak and time's own size (a megabyte or two).
 enum OwnPeakMemory {
     /// GNU time: Debian's `time` package.
     static let tool = "/usr/bin/time"

@@ -86,3 +86,43 @@ final class StoredNumberTests: XCTestCase {
         XCTAssertEqual(try HistoryArchive.decode(bytes(HistoryArchive.encoded(fine)), registry: .builtIn, source: "e").sequence, 9_999_999_999_999_999)
     }
 }
+
+/// A history entry's header and a removal record, as earlier daemons wrote them through the
+/// Codable encoder the members lists replaced: they read, and are written again byte for byte
+/// (a fractional time in Swift's spelling, a whole one as an integer, as that encoder did), so
+/// a daemon of either kind reads the other's history.
+final class HistoryArchiveFormatTests: XCTestCase {
+    private func whole(_ buffers: [ByteBuffer]) -> ByteBuffer {
+        var bytes = ByteBuffer()
+        for var buffer in buffers { bytes.writeBuffer(&buffer) }
+        return bytes
+    }
+
+    private func header(of archive: [ByteBuffer], magic: [UInt8]) throws -> String {
+        String(decoding: try ArchiveFile.decode(whole(archive), magic: magic, kind: "a test archive", source: "test").header, as: UTF8.self)
+    }
+
+    func testAHistoryEntryAsEarlierDaemonsWroteItReadsAndIsWrittenAgain() throws {
+        for time in ["1763700000.25", "1763700000"] {
+            let earlier = #"{"sequence":12,"changeCount":7,"time":"# + time
+                + #","items":[{"representations":[{"type":"public.utf8-plain-text","kind":"data","size":5}]}]}"#
+            let archive = ArchiveFile.encoded(magic: HistoryArchive.magic, header: Array(earlier.utf8), body: [ByteBuffer(string: "hello")])
+            let entry = try HistoryArchive.decode(whole(archive), registry: .builtIn, source: "0000000000000012.entry")
+            XCTAssertEqual(entry.sequence, 12)
+            XCTAssertEqual(entry.changeCount, 7)
+            XCTAssertEqual(entry.time, Double(time))
+            XCTAssertEqual(entry.items.first?.representations.first?.type, .utf8PlainText)
+            XCTAssertEqual(try header(of: HistoryArchive.encoded(entry), magic: HistoryArchive.magic), earlier)
+        }
+    }
+
+    func testARemovalRecordIsTheSequencesAsBefore() throws {
+        XCTAssertEqual(try header(of: JournalRecord.removal(of: [3, 9_999_999_999_999_999]), magic: JournalRecord.removalMagic),
+                       #"{"sequences":[3,9999999999999999]}"#)
+        guard case .historyRemoval(let sequences) = try JournalRecord.decode(
+            whole(ArchiveFile.encoded(magic: JournalRecord.removalMagic, header: Array(#"{"sequences":[5,6]}"#.utf8), body: [])),
+            registry: .builtIn, source: "journal")
+        else { return XCTFail("not a removal") }
+        XCTAssertEqual(sequences, [5, 6])
+    }
+}

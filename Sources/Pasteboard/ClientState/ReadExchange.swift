@@ -68,14 +68,15 @@ struct ReadExchange {
         self.window = ReceiveWindow(window: window)
     }
 
-    /// What to do with `frame`, the daemon's next frame for this read; `handoff` is the
-    /// connection's hand-off channel if attached.
+    /// What to do with `frame`, the daemon's next frame for this read; `handoff` gives the
+    /// connection's hand-off channel if attached (asked only for a handed-off representation,
+    /// so a data frame costs no look at it).
     ///
     /// Throws the daemon's error (`PasteboardError.daemon`); `connectionLost` when the daemon
     /// breaks the protocol: data before the representation is named, a hand-off without an
     /// attached socket, or a hand-off that lost bytes; and a `ProtocolError` for a malformed
     /// message or data beyond the credit given.
-    mutating func take(_ frame: Frame, handoff: HandoffChannel?) throws -> Event {
+    mutating func take(_ frame: Frame, handoff: @autoclosure () -> HandoffChannel?) throws -> Event {
         switch frame.kind {
         case .message:
             switch try frame.decodeMessage() {
@@ -84,7 +85,7 @@ struct ReadExchange {
             case .representation(let header):
                 chosen = header
                 guard header.handoff == true else { return .representation(header) }
-                guard let handoff else {
+                guard let handoff = handoff() else {
                     throw PasteboardError.connectionLost("the daemon handed off a load without a hand-off socket")
                 }
                 return .handedOff(header, through: handoff)

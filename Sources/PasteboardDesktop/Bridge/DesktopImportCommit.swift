@@ -20,14 +20,17 @@ enum DesktopImportCommit {
 
     /// Writes `provider` to `board` unless its content (its types and `captured` bytes) repeats
     /// the last import recorded in `recent`, and reports the outcome as the importer's event:
-    /// `imported`, or `skipped` with the reason. Returns the change count of an import (nil
-    /// when skipped); throws `CancellationError` when the task was cancelled during the write.
+    /// `imported`, or `skipped` with the reason. An import is handed to `record` before it is
+    /// reported, so whoever hears the event (a test that then ends the owner) finds it
+    /// recorded. Returns the change count of an import (nil when skipped); throws
+    /// `CancellationError` when the task was cancelled during the write.
     static func put<Event: ImporterEvent>(
         _ provider: ItemProvider, captured: [TypeIdentifier: [UInt8]], on board: Pasteboard, echo: BridgeEcho, recent: RecentContent,
-        onEvent: (Event) -> Void
+        record: (_ changeCount: Int) -> Void = { _ in }, onEvent: (Event) -> Void
     ) async throws -> Int? {
         switch await write(provider, captured: captured, on: board, echo: echo, recent: recent) {
         case .imported(let changeCount):
+            record(changeCount)
             onEvent(.imported(changeCount: changeCount, types: provider.registeredTypes, captured: captured.keys.sorted { $0.rawValue < $1.rawValue }))
             return changeCount
         case .repeated:

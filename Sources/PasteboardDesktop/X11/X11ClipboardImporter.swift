@@ -93,12 +93,10 @@ public struct X11ClipboardImporter: DesktopLane {
                     switch item {
                     case .offer(let offer):
                         let provider = self.item(for: offer)
-                        if let changeCount = try await DesktopImportCommit.put(
-                            provider, captured: offer.captured, on: board, echo: echo, recent: recent, onEvent: onEvent
-                        ) {
-                            lastImport = changeCount
-                            handover.recordImport(owner: offer.owner, changeCount: changeCount)
-                        }
+                        lastImport = try await DesktopImportCommit.put(
+                            provider, captured: offer.captured, on: board, echo: echo, recent: recent,
+                            record: { handover.recordImport(owner: offer.owner, changeCount: $0) }, onEvent: onEvent
+                        ) ?? lastImport
                     case .ownerLeft:
                         vacancy.ownerLeft(afterImport: lastImport)
                     }
