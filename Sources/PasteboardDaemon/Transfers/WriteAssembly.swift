@@ -263,6 +263,11 @@ final class WriteAssembly {
         if !limit.admits(current.count + bytes) {
             throw limit.refusal(item: position.item, representation: position.representation, type: type, size: nil)
         }
+        // More than declared is refused at once, not at the end: a writer that declares 10 bytes
+        // must not fill a stored file, or the disk, before its lie is seen.
+        if let declaredSize, current.count + bytes > declaredSize {
+            throw ProtocolError(.invalidArgument, "\(type) declared \(declaredSize) bytes but more arrived")
+        }
         let consumed: Int
         do {
             consumed = try current.append(frame.payload)
