@@ -122,6 +122,23 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(items.op, "items", "the connection still works")
     }
 
+    /// A representation that goes over its declared size is refused at the frame that goes
+    /// over, before its end: a writer must not fill a stored file past what it declared.
+    func testMoreBytesThanDeclaredAreRefusedAtOnceAndThePasteboardKeepsItsContent() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        try client.sendMessage([
+            "op": "write", "pasteboard": "general", "items": [["representations": [["type": "public.data", "size": 10]]]],
+        ], requestID: 1)
+        try client.send(kind: 2, requestID: 1, payload: [UInt8](repeating: 7, count: 11))  // no END: more may follow
+        let refusal = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(refusal.op, "error", "\(refusal.json ?? [:])")
+        XCTAssertEqual(refusal.json?["code"] as? String, "invalid-argument")
+        XCTAssertEqual(refusal.json?["message"] as? String, "public.data declared 10 bytes but more arrived")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept")
+    }
+
     func testWriteThenReadFrameByFrame() throws {
         let client = try RawClient(socketPath: sandbox.socketPath)
         _ = try client.hello()
