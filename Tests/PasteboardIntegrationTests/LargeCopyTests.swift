@@ -70,6 +70,24 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertTrue(eventually { self.storedFiles().isEmpty }, "the replaced copy's file stays: \(storedFiles())")
     }
 
+    /// `pb paste | head` of a stored copy ends as quietly as a streamed one: the reader closing
+    /// the pipe is no error to print, whether the bytes went through sendfile or through writes.
+    func testAPasteWhoseReaderLeavesEarlyIsQuietWithOrWithoutTheKernelCopy() throws {
+        let source = try shell("head -c \(8 << 20) /dev/urandom > \"$0\"", sandbox.path("early"))
+        try pbOK("copy", source)
+        XCTAssertEqual(storedFiles().count, 1)
+        var streamed = sandbox.environment()
+        streamed["PASTEBOARD_HANDOFF"] = "0"
+        var outcomes: [String] = []
+        for environment in [sandbox.environment(), streamed] {
+            let run = try runTool("/bin/bash", ["-c", "\"$0\" paste | head -c 1 > /dev/null; echo \"${PIPESTATUS[0]}\"", Binaries.url("pb").path],
+                                  environment: environment, in: sandbox)
+            XCTAssertEqual(run.stderr, "", "the closed pipe is reported")
+            outcomes.append(run.stdoutText)
+        }
+        XCTAssertEqual(outcomes[0], outcomes[1], "pb's status differs between the kernel copy and the streamed paste")
+    }
+
     func testASensitiveLargeCopyNeverTouchesTheDisk() throws {
         let secret = Data(repeating: 0x5A, count: 2 << 20)
         try pbOK("copy", "--sensitive", stdin: secret)

@@ -9,7 +9,11 @@ internal import PasteboardProtocol
 /// A handed-off stored file copied into an output descriptor inside the kernel (sendfile),
 /// never through this process's memory: `pb paste > file` or `| cmd` of a large stored copy
 /// then costs what `cat` costs, or less.
-enum KernelCopy {
+package enum KernelCopy {
+    /// The output was closed by its reader (`pb paste | head`): not a failure to report, as a
+    /// write that meets EPIPE is not (see `Output.write`).
+    package struct OutputClosed: Error {}
+
     /// Bytes per sendfile call: between calls progress is reported and the interrupt checked.
     static let step = 16 << 20
 
@@ -29,7 +33,7 @@ enum KernelCopy {
             if sent < 0 {
                 let code = errno
                 if completed == 0, [EINVAL, ENOSYS, EOPNOTSUPP, EXDEV].contains(code) { return nil }
-                if code == EPIPE { throw PasteboardError.io("the output was closed") }
+                if code == EPIPE { throw OutputClosed() }
                 throw PasteboardError.io("cannot write the handed-off data: \(String(cString: strerror(code)))")
             }
             if sent == 0 { return completed }

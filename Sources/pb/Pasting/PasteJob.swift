@@ -30,10 +30,14 @@ struct PasteJob {
         // A large stored copy goes from the daemon's file to the output inside the kernel; a
         // terminal gets the bytes through `Output` as always.
         let direct = file?.descriptor ?? (isatty(1) == 1 ? nil : 1)
-        try connection.loadBuffers(pasteboard: pasteboard, item: item, accepting: accepted,
-                                   interrupt: Signals.interruptDescriptor(), output: direct, progress: display.update,
-                                   header: { if checksTerminal { try TerminalOutput.refuseUnlessText($0) } }) { chunk in
-            if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+        do {
+            try connection.loadBuffers(pasteboard: pasteboard, item: item, accepting: accepted,
+                                       interrupt: Signals.interruptDescriptor(), output: direct, progress: display.update,
+                                       header: { if checksTerminal { try TerminalOutput.refuseUnlessText($0) } }) { chunk in
+                if let file { try file.write(chunk) } else { try Output.write(chunk, to: 1) }
+            }
+        } catch is KernelCopy.OutputClosed {
+            throw CLIError.quietFailure  // as a write that met EPIPE: the reader has what it wanted
         }
         try file?.commit()
     }
