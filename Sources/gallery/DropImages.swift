@@ -145,8 +145,7 @@ struct DropImages: AsyncParsableCommand {
             if !line.isEmpty { return (line, origin) }
         }
         if let name = item.suggestedName, !name.isEmpty {
-            let stem = name.hasSuffix(".png") ? String(name.dropLast(4)) : name
-            return (stem, origin)
+            return (Add.defaultTitle(for: name), origin)  // titled as `gallery add` titles a file
         }
         return ("Untitled", origin)
     }

@@ -8,13 +8,17 @@ import Musl
 /// running executable first (an unpacked release, `.build/debug`), else on `PATH`. `pb` starts
 /// `pasteboardd` so, `pasteboardd` starts `pasteboard-bridge`, and the bench its tools.
 public enum CompanionExecutable {
-    /// The directory of the running executable (from /proc/self/exe); nil when unreadable.
-    public static var ownDirectory: String? {
+    /// The running executable's path (from /proc/self/exe); nil when unreadable.
+    public static var ownPath: String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The directory of the running executable (from /proc/self/exe); nil when unreadable.
+    public static var ownDirectory: String? {
+        guard let path = ownPath, let slash = path.lastIndex(of: "/") else { return nil }
         return String(path[..<slash])
     }
 

@@ -43,14 +43,12 @@ struct CompatibilityFailure: Error {
         case is CancellationError:
             exit(status: ExitStatus.interrupted)
         case let error as CLIError:
-            if !error.message.isEmpty { Output.printError("\(tool.rawValue): \(error.message)") }
+            if !error.message.isEmpty { Output.printError("\(tool.rawValue): \(TypeWording.plain(error.message))") }
             exit(status: error.status == ExitStatus.success ? ExitStatus.success : ExitStatus.failure)
-        case let error as PasteboardError:
-            // An unreachable daemon is the original's failure (it could not open its display).
-            Output.printError("\(tool.rawValue): \(error)")
-            exit(status: ExitStatus.failure)
         default:
-            Output.printError("\(tool.rawValue): \(error)")
+            // Worded as pb words it (types by their MIME names, no Swift value dumps); an
+            // unreachable daemon is the original's failure (it could not open its display).
+            Output.printError("\(tool.rawValue): \(TypeWording.plain(ErrorMessage.text(for: error)))")
             exit(status: ExitStatus.failure)
         }
     }

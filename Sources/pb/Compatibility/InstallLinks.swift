@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import PasteboardCLI
+import PasteboardProtocol
 
 /// `pb install-links DIR`: symbolic links to pb named `pbcopy`, `pbpaste`, `xclip`, `xsel`,
 /// `wl-copy` and `wl-paste`, so scripts and editors that call those names reach pasteboardd.
@@ -79,13 +80,10 @@ struct InstallLinks: ParsableCommand {
 
     /// This executable: its path and its file's identity.
     static func ownExecutable() throws -> (path: String, device: UInt, inode: UInt) {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         var info = stat()
-        guard count > 0, stat("/proc/self/exe", &info) == 0 else {
+        guard let path = CompanionExecutable.ownPath, stat("/proc/self/exe", &info) == 0 else {
             throw CLIError.failure("cannot find pb's own executable: \(String(cString: strerror(errno)))")
         }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (path, UInt(info.st_dev), UInt(info.st_ino))
     }
 

@@ -37,7 +37,10 @@ struct PBPasteMode: CompatibilityMode {
     }
 
     func run() async throws {
-        let rtf = try CompatibilityTypes.copyType("text/rtf"), postscript = try CompatibilityTypes.copyType("application/postscript")
+        // One registry for both names: building it reads the user's declarations and shared-mime-info.
+        let registry = TypeArguments.registry().registry
+        let rtf = try TypeArguments.copyType("text/rtf", registry: registry)
+        let postscript = try TypeArguments.copyType("application/postscript", registry: registry)
         let accepted: [TypeIdentifier] = switch preference {
         case "rtf": [rtf] + CompatibilityTypes.text + [postscript]
         case "ps": [postscript] + CompatibilityTypes.text + [rtf]
