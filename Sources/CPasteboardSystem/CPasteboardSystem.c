@@ -59,23 +59,9 @@ static pid_t spawn_finish(const char *path, char *const argv[], char *const envp
 }
 
 pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *const envp[], int stderr_fd) {
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attr;
-
-    if (spawn_prepare(&actions, &attr) != 0) return -1;
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    if (stderr_fd >= 0) {
-        posix_spawn_file_actions_adddup2(&actions, stderr_fd, 2);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    }
-    /* Inherit nothing else: a daemon holding a caller's pipe would keep `pb copy | cat` or a
-       test harness waiting for an EOF that never comes. */
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
-
-    return spawn_finish(path, argv, envp, &actions, &attr);
+    /* Inherit nothing but stderr: a daemon holding a caller's pipe would keep `pb copy | cat`
+       or a test harness waiting for an EOF that never comes. */
+    return pasteboard_spawn_background(path, argv, envp, -1, -1, stderr_fd);
 }
 
 pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd) {
@@ -91,7 +77,7 @@ pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *co
             posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0);
         }
     }
-    /* As for the daemon: no descriptor of the caller's but these three. */
+    /* No descriptor of the caller's but these three. */
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
 

@@ -77,6 +77,11 @@ struct Run: AsyncParsableCommand {
         guard runs > 0, rounds > 0, largeSize > 0, memorySize > 0, rateSeconds > 0, clients > 0, items > 0, connections > 0 else {
             throw ValidationError("every count and size must be positive")
         }
+        // Bounds before the conversions: seconds become a 32-bit microsecond sleep, MiB a byte count.
+        guard rateSeconds <= 3600 else { throw ValidationError("--rate-seconds must be 1 to 3600, not \(rateSeconds)") }
+        for (option, size) in [("--large-size", largeSize), ("--memory-size", memorySize)] where size > LargeCopy.largestMebibytes {
+            throw ValidationError("\(option) must be 1 to \(LargeCopy.largestMebibytes) MiB, not \(size)")
+        }
     }
 
     /// Every scenario, in the order a run measures them.

@@ -135,10 +135,6 @@ int pasteboard_clone_file(int out, int in);
 /// left to do. Returns 0, or -1 with errno set.
 int pasteboard_sync_file_range_write(int fd, int64_t offset, int64_t length);
 
-/// Asks for the pipe `fd` to hold `size` bytes (F_SETPIPE_SZ): a reader that takes large
-/// chunks then wakes its writer a sixteenth as often as with the default 64 KiB. Returns the
-/// new size, or -1 with errno set (not a pipe, or more than /proc/sys/fs/pipe-max-size).
-
 /// The bytes an unprivileged user may still write on the filesystem of `fd` (fstatvfs:
 /// f_bavail × f_frsize, saturated at INT64_MAX), into `*out`. Returns 0, or -1 with errno set.
 int pasteboard_free_bytes(int fd, int64_t *out);
