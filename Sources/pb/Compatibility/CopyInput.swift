@@ -47,8 +47,13 @@ enum CopyInput {
     /// An item of `bytes`, of `type` or the sniffed one.
     static func item(_ bytes: [UInt8], type: TypeIdentifier?) -> ItemProvider {
         var item = ItemProvider()
-        item.registerData(bytes, for: type ?? TypeRegistry.sniffWithProcessEnvironment(prefix: bytes.prefix(4096), isComplete: bytes.count <= 4096))
+        item.registerData(bytes, for: type ?? sniffedType(bytes))
         return item
+    }
+
+    /// The type `pb copy` would give `bytes` (sniffed from their first 4 KiB).
+    static func sniffedType(_ bytes: [UInt8]) -> TypeIdentifier {
+        TypeRegistry.sniffWithProcessEnvironment(prefix: bytes.prefix(4096), isComplete: bytes.count <= 4096)
     }
 
     private static func flatten(_ chunks: [ByteBuffer]) -> [UInt8] {

@@ -73,7 +73,7 @@ struct WlCopyMode: CompatibilityMode {
         let type = try type.map { name throws(CLIError) in try CompatibilityTypes.copyType(name) }
         if pasteOnce {
             let bytes = try input.read(trimNewline: trimNewline)
-            let serving = PasteServing(tool: .wlCopy, pasteboard: pasteboard, type: type ?? CopyInput.item(bytes, type: nil).registeredTypes[0],
+            let serving = PasteServing(tool: .wlCopy, pasteboard: pasteboard, type: type ?? CopyInput.sniffedType(bytes),
                                        bytes: bytes, sensitive: sensitive, count: 1)
             if foreground { return try await serving.serve() }
             return try BackgroundPasteServer.start(serving)

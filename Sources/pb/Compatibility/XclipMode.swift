@@ -100,13 +100,12 @@ struct XclipMode: CompatibilityMode {
         if loops > 0 || filter {
             let bytes = try input.read(trimNewline: removeLastNewline)
             if filter { try Output.write(ByteBuffer(bytes: bytes), to: 1) }
-            let item = CopyInput.item(bytes, type: type)
             if loops > 0 {
-                let serving = PasteServing(tool: .xclip, pasteboard: pasteboard, type: item.registeredTypes[0], bytes: bytes, sensitive: false, count: loops)
+                let serving = PasteServing(tool: .xclip, pasteboard: pasteboard, type: type ?? CopyInput.sniffedType(bytes), bytes: bytes, sensitive: false, count: loops)
                 if foreground { return try await serving.serve() }
                 return try BackgroundPasteServer.start(serving)
             }
-            let changeCount = try await access.copy(item)
+            let changeCount = try await access.copy(CopyInput.item(bytes, type: type))
             if foreground { try await access.waitUntilReplaced(changeCount: changeCount) }
             return
         }
