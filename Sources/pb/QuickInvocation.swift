@@ -87,13 +87,7 @@ enum QuickInvocation {
             }
             var item = try ItemArguments.stdinItem(type: explicitType, streaming: true, sniff: TypeRegistry.sniffWithProcessEnvironment)
             if sensitive { item.isSensitive = true }
-            let fallback: @Sendable () async throws -> Void = { [item] in try await Copy.copy([item], to: pasteboard) }
-            guard let connection = try Self.connect() else { return fallback }
-            do {
-                try connection.setItems([item], on: pasteboard)
-            } catch PasteboardError.daemonUnreachable {
-                return fallback  // closed before its welcome (shutting down): nothing was written
-            }
+            guard try Self.setItems([item], on: pasteboard) != nil else { return { [item] in try await Copy.copy([item], to: pasteboard) } }
         case .copyFiles(let pasteboard, let type, let sensitive, let files):
             let registry = TypeArguments.registry().registry
             let explicitType = try type.map { word throws(CLIError) in try TypeArguments.copyType(word, registry: registry) }
@@ -102,15 +96,22 @@ enum QuickInvocation {
                 if sensitive { item.isSensitive = true }
                 return item
             }
-            let fallback: @Sendable () async throws -> Void = { [items] in try await Copy.copy(items, to: pasteboard) }
-            guard let connection = try Self.connect() else { return fallback }
-            do {
-                try connection.setItems(items, on: pasteboard)
-            } catch PasteboardError.daemonUnreachable {
-                return fallback  // closed before its welcome (shutting down): nothing was written
-            }
+            guard try Self.setItems(items, on: pasteboard) != nil else { return { [items] in try await Copy.copy(items, to: pasteboard) } }
         }
         return nil
+    }
+
+    /// Puts `items` on `pasteboard` through a blocking connection to a daemon that already
+    /// runs; returns the change count, or nil when none answered or it closed before its
+    /// welcome (shutting down): nothing was written, and the caller goes through
+    /// `PasteboardConnection`, which starts a daemon.
+    static func setItems(_ items: [ItemProvider], on pasteboard: String) throws -> Int? {
+        guard let connection = try connect() else { return nil }
+        do {
+            return try connection.setItems(items, on: pasteboard)
+        } catch PasteboardError.daemonUnreachable {
+            return nil
+        }
     }
 
     /// A connection to a daemon that already runs, or nil when none answers. A socket of another

@@ -26,13 +26,7 @@ struct ClipboardAccess {
     /// Puts `item` on the pasteboard once the daemon holds its data; returns the change count.
     @discardableResult
     func copy(_ item: ItemProvider) async throws -> Int {
-        if let connection = try QuickInvocation.connect() {
-            do {
-                return try connection.setItems([item], on: pasteboard)
-            } catch PasteboardError.daemonUnreachable {
-                // closed before its welcome (shutting down): nothing was written
-            }
-        }
+        if let changeCount = try QuickInvocation.setItems([item], on: pasteboard) { return changeCount }
         return try await PasteboardOptions.withPasteboard(named: pasteboard) { try await $0.setItems([item]) }
     }
 
