@@ -93,7 +93,7 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         // ICCCM §2.8: a new manager tells the root window's listeners.
         let root = connection.setup.root
         let message = try ClientMessage.manager(root: root, managerAtom: atoms.managerMessage, time: time, selection: atoms.manager, owner: window)
-        try connection.send(X11Request.checked { try .sendEvent(destination: root, eventMask: EventMask.structureNotify, event: message.encoded) })
+        try connection.send(.sendEvent(destination: root, eventMask: EventMask.structureNotify, event: message.encoded))
         acquiredAt = time
         onEvent(.managing)
     }
@@ -110,7 +110,7 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         // ICCCM §2.2: an obsolete requestor sends None as the property; use the target then.
         let property = request.property == .none ? request.target : request.property
         func reply(type: Atom, bytes: [UInt8]) throws(X11Error) {
-            try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: request.requestor, property: property, type: type, format: 32, data: bytes) })
+            try connection.sendToRequestor(.changeProperty(window: request.requestor, property: property, type: type, format: 32, data: bytes))
             try connection.notify(request, property: property)
         }
         guard let acquiredAt, request.selection == atoms.manager else { return try connection.notify(request, property: .none) }

@@ -89,9 +89,7 @@ public final class X11Connection {
             } catch let error as X11Error { throw error } catch { throw .malformedAuthority(path: path, reason: "\(error)") }
         }
         let deadline = X11Deadline(after: timeout)
-        let request: [UInt8]
-        do { request = try ConnectionSetup.request(authorizationName: Array((entry?.name ?? "").utf8), authorizationData: entry?.data ?? []) }
-        catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
+        let request = try ConnectionSetup.request(authorizationName: Array((entry?.name ?? "").utf8), authorizationData: entry?.data ?? [])
         try socket.write(request)
         let what = "the setup reply of \(text)"
         let header = try socket.read(8, deadline: deadline, cancellation: nil, what: what)
@@ -284,7 +282,7 @@ public final class X11Connection {
     public func internAtoms(_ names: [String], timeout: Duration = .seconds(10)) throws(X11Error) -> [Atom] {
         var sequences: [String: UInt64] = [:]
         for name in names where atomsByName[name] == nil && sequences[name] == nil {
-            do { sequences[name] = try send(X11Request.internAtom(name)) } catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
+            sequences[name] = try send(X11Request.internAtom(name))
         }
         for (name, sequence) in sequences.sorted(by: { $0.value < $1.value }) {
             let atom: Atom

@@ -218,9 +218,10 @@ final class X11Socket {
 
     /// Polls `descriptors` for readability for at most `slice`: true when one is ready; false
     /// when the slice passed or a signal interrupted (the caller looks at its deadline and
-    /// cancellation again).
-    private static func pollReady(_ descriptors: inout [pollfd], for slice: Duration) throws(X11Error) -> Bool {
-        let ready = poll(&descriptors, nfds_t(descriptors.count), pollMilliseconds(slice))
+    /// cancellation again). The descriptors are the caller's memory (its stack: one `pollfd`, or
+    /// a temporary pair), so the wait for every read of server bytes allocates nothing.
+    private static func pollReady(_ descriptors: UnsafeMutableBufferPointer<pollfd>, for slice: Duration) throws(X11Error) -> Bool {
+        let ready = poll(descriptors.baseAddress, nfds_t(descriptors.count), pollMilliseconds(slice))
         if ready < 0 {
             if errno == EINTR { return false }
             throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
@@ -238,9 +239,15 @@ final class X11Socket {
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
             guard let slice = Self.slice(until: deadline) else { return .deadline }
-            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup?.readFD ?? -1, events: Int16(POLLIN), revents: 0)]
-            guard try Self.pollReady(&descriptors, for: slice) else { continue }
-            if descriptors[1].revents != 0, let wakeup {
+            // The socket and the wakeup's pipe (-1 without one, which poll skips).
+            let readiness = try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors throws(X11Error) -> Readiness? in
+                descriptors[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                descriptors[1] = pollfd(fd: wakeup?.readFD ?? -1, events: Int16(POLLIN), revents: 0)
+                guard try Self.pollReady(descriptors, for: slice) else { return nil }
+                return descriptors[1].revents != 0 ? .wakeup : .socket
+            }
+            guard let readiness else { continue }
+            if readiness == .wakeup, let wakeup {
                 wakeup.drain()
                 return .wakeup
             }
@@ -255,9 +262,11 @@ final class X11Socket {
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
             guard let slice = Self.slice(until: deadline?.instant) else { throw .timedOut(what: what, seconds: deadline?.seconds ?? 0) }  // only a deadline passes
-            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-            guard try Self.pollReady(&descriptors, for: slice) else { continue }
-            break
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = try withUnsafeMutablePointer(to: &descriptor) { pointer throws(X11Error) -> Bool in
+                try Self.pollReady(UnsafeMutableBufferPointer(start: pointer, count: 1), for: slice)
+            }
+            if ready { break }
         }
         // Move what is unread to the front, and grow the storage to hold `count` bytes and a read.
         let unread = end - start

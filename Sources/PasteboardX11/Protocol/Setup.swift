@@ -3,9 +3,9 @@ public enum ConnectionSetup {
     /// The setup request: byte order 'l' (least significant byte first, so every later number
     /// is little-endian), protocol 11.0, and the authorization protocol name and data, each
     /// padded to four bytes.
-    public static func request(authorizationName: [UInt8], authorizationData: [UInt8]) throws -> [UInt8] {
+    public static func request(authorizationName: [UInt8], authorizationData: [UInt8]) throws(X11Error) -> [UInt8] {
         guard authorizationName.count <= Int(UInt16.max), authorizationData.count <= Int(UInt16.max) else {
-            throw X11Error.invalidArgument("authorization name or data longer than 65535 bytes")
+            throw .invalidArgument("authorization name or data longer than 65535 bytes")
         }
         var writer = WireWriter(capacity: 12 + authorizationName.count + authorizationData.count + 6)
         writer.u8(UInt8(ascii: "l"))

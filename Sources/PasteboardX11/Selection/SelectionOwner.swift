@@ -350,13 +350,11 @@ public final class SelectionOwner {
         for (index, part) in reply.parts.enumerated() {
             switch part.content {
             case let .immediate(type, format, bytes):
-                try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: requestor, property: part.property, type: type, format: format, data: bytes) })
+                try connection.sendToRequestor(.changeProperty(window: requestor, property: part.property, type: type, format: format, data: bytes))
                 served.append(.served(target: part.targetName, requestor: requestor, byteCount: bytes.count, incremental: false))
             case let .stream(writer, task):
                 let bound = sizing.incrementalSizeBound(buffered: incremental[index] ?? 0)
-                try connection.sendToRequestor(X11Request.checked {
-                    try .changeProperty(window: requestor, property: part.property, type: plumbing.incr, format: 32, data: SelectionReplyEncoding.timestamp(bound))
-                })
+                try connection.sendToRequestor(.changeProperty(window: requestor, property: part.property, type: plumbing.incr, format: 32, data: SelectionReplyEncoding.timestamp(bound)))
                 let key = TransferKey(requestor: requestor, property: part.property)
                 if transfers[key] != nil { abandon(key: key, reason: "the requestor asked again into the same property") }
                 transfers[key] = IncrementalTransfer(
@@ -370,9 +368,7 @@ public final class SelectionOwner {
         if !incremental.isEmpty { watched[requestor, default: 0] -= 1 }  // the watch itself held one
         if !incremental.isEmpty { unwatchIfIdle(requestor) }
         if let pairs {
-            try connection.sendToRequestor(X11Request.checked {
-                try .changeProperty(window: requestor, property: reply.property, type: plumbing.atomPair, format: 32, data: SelectionReplyEncoding.encodeAtomPairs(pairs))
-            })
+            try connection.sendToRequestor(.changeProperty(window: requestor, property: reply.property, type: plumbing.atomPair, format: 32, data: SelectionReplyEncoding.encodeAtomPairs(pairs)))
         }
         let refusedAlone: Bool
         if reply.multiple == nil, case .refused = reply.parts[0].content { refusedAlone = true } else { refusedAlone = false }
@@ -398,7 +394,7 @@ public final class SelectionOwner {
             }
             if state.buffered > 0 {
                 let chunk = transfer.writer.take(upTo: sizing.chunkBytes)
-                try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: chunk) })
+                try connection.sendToRequestor(.changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: chunk))
                 transfer.bytesSent += chunk.count
                 transfer.chunksSent += 1
                 transfer.phase = .awaitingDelete
@@ -406,7 +402,7 @@ public final class SelectionOwner {
                 transfers[key] = transfer
             } else if state.finished {
                 // The requestor deleted the last chunk: the zero-length property ends the data.
-                try connection.sendToRequestor(X11Request.checked { try .changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: []) })
+                try connection.sendToRequestor(.changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: []))
                 end(key, .served(target: transfer.targetName, requestor: key.requestor, byteCount: transfer.bytesSent, incremental: true))
             } else if now >= transfer.deadline {
                 end(key, .failed(target: transfer.targetName, requestor: key.requestor, reason:

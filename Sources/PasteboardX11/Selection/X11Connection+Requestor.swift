@@ -11,14 +11,6 @@ extension X11Connection {
     public func notify(_ request: X11Event.SelectionRequest, property: Atom) throws(X11Error) {
         let event = X11Event.SelectionNotify(
             time: request.time, requestor: request.requestor, selection: request.selection, target: request.target, property: property)
-        try sendToRequestor(X11Request.checked { try .sendEvent(destination: request.requestor, event: event.encoded) })
-    }
-}
-
-extension X11Request {
-    /// The request `make` builds; its failure (a value out of the protocol's range) as an
-    /// `X11Error`, so senders keep their typed throws.
-    public static func checked(_ make: () throws -> X11Request) throws(X11Error) -> X11Request {
-        do { return try make() } catch let error as X11Error { throw error } catch { throw .invalidArgument("\(error)") }
+        try sendToRequestor(.sendEvent(destination: request.requestor, event: event.encoded))
     }
 }

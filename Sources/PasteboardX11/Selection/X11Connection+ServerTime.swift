@@ -8,7 +8,7 @@ extension X11Connection {
             return false
         }
         discardEvents(where: isStamp)
-        try send(X11Request.checked { try .changeProperty(.append, window: window, property: property, type: .integer, format: 32, data: []) })
+        try send(.changeProperty(.append, window: window, property: property, type: .integer, format: 32, data: []))
         let event = try nextEvent(deadline: X11Deadline(after: timeout), what: what, where: isStamp)
         guard case let .propertyNotify(stamp) = event else { throw .malformedFromServer("not a PropertyNotify") }
         return stamp.time

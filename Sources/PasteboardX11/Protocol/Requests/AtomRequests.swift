@@ -1,6 +1,6 @@
 extension X11Request {
     /// InternAtom (16): the atom for `name`, created unless `onlyIfExists`.
-    public static func internAtom(_ name: String, onlyIfExists: Bool = false) throws -> X11Request {
+    public static func internAtom(_ name: String, onlyIfExists: Bool = false) throws(X11Error) -> X11Request {
         let bytes = Array(name.utf8)
         try checkLength(bytes.count, "atom name")
         return core("InternAtom", opcode: 16, data: onlyIfExists ? 1 : 0, expectsReply: true) { writer in

@@ -1,7 +1,7 @@
 extension X11Request {
     /// QueryExtension (98): whether the server has extension `name`, its major opcode and
     /// its first event and error codes.
-    public static func queryExtension(_ name: String) throws -> X11Request {
+    public static func queryExtension(_ name: String) throws(X11Error) -> X11Request {
         let bytes = Array(name.utf8)
         try checkLength(bytes.count, "extension name")
         return core("QueryExtension", opcode: 98, expectsReply: true) { writer in

@@ -9,12 +9,12 @@ extension X11Request {
     /// request longer than 65535 units is encoded in BIG-REQUESTS' extended form.
     public static func changeProperty(
         _ mode: PropertyMode = .replace, window: WindowID, property: Atom, type: Atom, format: UInt8, data: [UInt8]
-    ) throws -> X11Request {
+    ) throws(X11Error) -> X11Request {
         guard [8, 16, 32].contains(format), data.count % Int(format / 8) == 0 else {
-            throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes are not a list of \(format)-bit items")
+            throw .invalidArgument("ChangeProperty: \(data.count) bytes are not a list of \(format)-bit items")
         }
         guard data.count / Int(format / 8) <= Int(UInt32.max) else {
-            throw X11Error.invalidArgument("ChangeProperty: \(data.count) bytes are more items than a CARD32 counts")
+            throw .invalidArgument("ChangeProperty: \(data.count) bytes are more items than a CARD32 counts")
         }
         // Over 65535 units (about 256 KiB) the request takes BIG-REQUESTS' extended form; the
         // connection refuses it unless the server enabled BIG-REQUESTS for that length.

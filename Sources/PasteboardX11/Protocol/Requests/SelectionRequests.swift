@@ -27,8 +27,8 @@ extension X11Request {
 
     /// SendEvent (25) of a 32-byte event to `destination`: how an owner answers a
     /// SelectionRequest with a SelectionNotify (empty event mask: to the window's creator).
-    public static func sendEvent(destination: WindowID, propagate: Bool = false, eventMask: UInt32 = 0, event: [UInt8]) throws -> X11Request {
-        guard event.count == 32 else { throw X11Error.invalidArgument("SendEvent: an event is 32 bytes, not \(event.count)") }
+    public static func sendEvent(destination: WindowID, propagate: Bool = false, eventMask: UInt32 = 0, event: [UInt8]) throws(X11Error) -> X11Request {
+        guard event.count == 32 else { throw .invalidArgument("SendEvent: an event is 32 bytes, not \(event.count)") }
         return core("SendEvent", opcode: 25, data: propagate ? 1 : 0, expectsReply: false) { writer in
             writer.u32(destination.rawValue)
             writer.u32(eventMask)

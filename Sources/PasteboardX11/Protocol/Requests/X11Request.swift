@@ -55,7 +55,7 @@ public struct X11Request: Equatable, Sendable {
     /// the server takes a request this long is `X11Connection.send`'s check.
     static func withTrailer(
         _ name: String, opcode: UInt8, data: UInt8 = 0, fieldBytes: Int, trailer: [UInt8], expectsReply: Bool, _ fields: (inout WireWriter) -> Void
-    ) throws -> X11Request {
+    ) throws(X11Error) -> X11Request {
         let paddedTrailer = trailer.count + X11Wire.padding(trailer.count)
         let header = try X11Wire.header(paddedBodyBytes: fieldBytes + paddedTrailer)
         var writer = WireWriter(capacity: 8 + fieldBytes)
@@ -85,7 +85,7 @@ public struct X11Request: Equatable, Sendable {
     }
 
     /// Checks a string or byte list fits a u16 length field.
-    static func checkLength(_ count: Int, _ what: String) throws {
-        guard count <= Int(UInt16.max) else { throw X11Error.invalidArgument("\(what) of \(count) bytes is longer than 65535") }
+    static func checkLength(_ count: Int, _ what: String) throws(X11Error) {
+        guard count <= Int(UInt16.max) else { throw .invalidArgument("\(what) of \(count) bytes is longer than 65535") }
     }
 }
