@@ -42,20 +42,15 @@ struct FileSource: ~Copyable {
         self.path = path
     }
 
-    /// Opens the stored file `spool` for reading; throws `source-unavailable` when it is gone
-    /// or no longer holds `spool.size` bytes (changed behind the daemon's back).
+    /// Opens the stored file `spool` for reading; throws `source-unavailable` when it is gone,
+    /// not a regular file of ours, or no longer holds `spool.size` bytes (changed behind the
+    /// daemon's back): `SpoolFile.openForReading`.
     init(spool: SpoolFile) async throws(ProtocolError) {
         let result: Result<Int32, ProtocolError>
         do {
             result = try await NIOThreadPool.singleton.runIfActive {
                 do throws(ProtocolError) {
-                    let fd = try spool.openForReading()
-                    var info = stat()
-                    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == off_t(spool.size) else {
-                        close(fd)
-                        return .failure(ProtocolError(.sourceUnavailable, "the stored bytes \(spool.path) are damaged: not the \(spool.size) bytes stored"))
-                    }
-                    return .success(fd)
+                    return .success(try spool.openForReading())
                 } catch {
                     return .failure(error)
                 }
