@@ -88,6 +88,28 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertEqual(outcomes[0], outcomes[1], "pb's status differs between the kernel copy and the streamed paste")
     }
 
+    func testAStoredFileTruncatedBehindTheDaemonsBackIsRefusedWhetherHandedOffOrStreamed() throws {
+        let size = 2 << 20  // over SpoolPolicy.handoffMinimum: pb paste is handed the file
+        let source = try randomFile("truncated", size: size)
+        try pbOK("copy", source)
+        XCTAssertEqual(storedFiles().count, 1)
+        XCTAssertEqual(truncate(dataDirectory + "/" + storedFiles()[0], off_t(size / 2)), 0)
+        let reason = "holds \(size / 2) bytes, not the \(size) stored"
+
+        let handedOff = try pb("paste")
+        XCTAssertEqual(handedOff.status, 1, "a truncated stored file was handed to pb")
+        XCTAssertEqual(handedOff.stdout.count, 0, "pb wrote bytes of a truncated stored file")
+        XCTAssertTrue(handedOff.stderr.contains("the stored bytes are missing or damaged"), handedOff.stderr)
+        XCTAssertTrue(handedOff.stderr.contains(reason), handedOff.stderr)
+
+        var environment = sandbox.environment()
+        environment["PASTEBOARD_HANDOFF"] = "0"
+        let streamed = try runTool("pb", ["paste"], environment: environment, in: sandbox)
+        XCTAssertEqual(streamed.status, 1, "a truncated stored file was streamed")
+        XCTAssertEqual(streamed.stdout.count, 0, "pb wrote bytes of a truncated stored file")
+        XCTAssertTrue(streamed.stderr.contains(reason), streamed.stderr)
+    }
+
     func testASensitiveLargeCopyNeverTouchesTheDisk() throws {
         let secret = Data(repeating: 0x5A, count: 2 << 20)
         try pbOK("copy", "--sensitive", stdin: secret)

@@ -28,6 +28,10 @@ struct ContentHistory: Sendable {
     private var discarded: Set<Int> = []
     /// Files that were found damaged at start: kept for inspection until the history is cleared.
     private var damaged: Set<Int> = []
+    /// What `entries` hold against the byte budget, counted as entries come and leave (every
+    /// change to `entries` goes through `restore`, `record`, `update` and `remove(at:)`), so a
+    /// copy does not recount every entry.
+    private var held = HistoryHeldBytes([])
 
     /// An empty history bounded by `limits`.
     init(limits: HistoryLimits) {
@@ -45,12 +49,13 @@ struct ContentHistory: Sendable {
 
     /// The bytes all entries hold together: a stored file several entries share counts once,
     /// as it is on disk once.
-    var heldBytes: Int { HistoryHeldBytes(entries).total }
+    var heldBytes: Int { held.total }
 
     /// Takes entries read back from disk (any order; each has a file), newest first, within the
     /// limits, and the sequences of damaged files, which new entries never reuse.
     mutating func restore(_ loaded: [HistoryEntry], damaged: [Int] = []) {
         entries = loaded.sorted { $0.sequence > $1.sequence }
+        held = HistoryHeldBytes(entries)
         saved = Set(loaded.map(\.sequence))
         self.damaged = Set(damaged)
         nextSequence = ((loaded.map(\.sequence) + damaged).max() ?? 0) + 1
@@ -75,6 +80,7 @@ struct ContentHistory: Sendable {
         nextSequence += 1
         if let same = entries.firstIndex(where: { $0.hasSameContent(as: kept) }) { remove(at: same) }
         entries.insert(entry, at: 0)
+        held.add(entry)
         unsaved.insert(entry.sequence)
         trim()
         return nil
@@ -161,22 +167,24 @@ struct ContentHistory: Sendable {
     /// Changes the items of entry `index`; an item left without representations goes, and an
     /// entry left without items goes too.
     private mutating func update(at index: Int, _ change: (inout [StoredItem]) -> Void) {
+        held.remove(entries[index])
         change(&entries[index].items)
         entries[index].items.removeAll { $0.representations.isEmpty }
+        held.add(entries[index])
         if entries[index].items.isEmpty { remove(at: index) }
     }
 
     private mutating func remove(at index: Int) {
-        let sequence = entries.remove(at: index).sequence
+        let entry = entries.remove(at: index)
+        held.remove(entry)
+        let sequence = entry.sequence
         unsaved.remove(sequence)
         if saved.remove(sequence) != nil { discarded.insert(sequence) }
     }
 
     /// Drops the oldest entries while either bound is passed.
     private mutating func trim() {
-        var held = HistoryHeldBytes(entries)
-        while let oldest = entries.last, entries.count > limits.entries || held.total > limits.bytes {
-            held.remove(oldest)
+        while !entries.isEmpty, entries.count > limits.entries || held.total > limits.bytes {
             remove(at: entries.count - 1)
         }
     }

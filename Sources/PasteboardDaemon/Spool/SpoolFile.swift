@@ -52,12 +52,50 @@ package final class SpoolFile: Sendable {
     /// The file's path, for messages and for opening it to serve a paste.
     var path: String { directory.path(of: name) }
 
-    /// Opens the file for reading, through the data directory's descriptor and never following
-    /// a link; throws `source-unavailable` naming the file when it cannot be opened.
+    /// Why a stored file cannot be served or restored, in words naming the file (see `open`).
+    struct Unusable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Opens the file for reading and checks it (see `open(_:in:size:)`); throws
+    /// `source-unavailable` saying what is wrong, which a paste reports whether it streams the
+    /// bytes or hands the descriptor to the destination.
     func openForReading() throws(ProtocolError) -> Int32 {
-        let fd = openat(directory.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        do {
+            return try Self.open(name, in: directory, size: size)
+        } catch {
+            throw ProtocolError(.sourceUnavailable, "the stored bytes are missing or damaged: \(error)")
+        }
+    }
+
+    /// Opens the stored file `name` in `directory` read-only with `OwnFile.flags` (never through
+    /// a symbolic link, never blocking on a FIFO put in its place) and checks, with one fstat,
+    /// that it is a regular file of this user holding exactly `size` bytes: a file truncated,
+    /// grown or replaced behind the daemon's back is refused rather than served with the size
+    /// its record gives. Returns the open descriptor, which the caller closes.
+    static func open(_ name: String, in directory: SpoolDirectory, size: Int) throws(Unusable) -> Int32 {
+        let path = directory.path(of: name)
+        let fd = openat(directory.fd, name, O_RDONLY | OwnFile.flags)
         guard fd >= 0 else {
-            throw ProtocolError(.sourceUnavailable, "cannot read the stored bytes \(path): \(String(cString: strerror(errno)))")
+            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+            throw Unusable(description: "cannot open \(path): \(reason)")
+        }
+        var info = stat()
+        let problem: String?
+        if fstat(fd, &info) != 0 {
+            problem = "cannot stat \(path): \(String(cString: strerror(errno)))"
+        } else if info.st_mode & S_IFMT != S_IFREG {
+            problem = "\(path) is not a regular file (it is \(OwnFile.kind(of: info.st_mode)))"
+        } else if info.st_uid != getuid() {
+            problem = "\(path) is owned by uid \(info.st_uid), not \(getuid())"
+        } else if info.st_size != off_t(size) {
+            problem = "\(path) holds \(info.st_size) bytes, not the \(size) stored"
+        } else {
+            problem = nil
+        }
+        if let problem {
+            close(fd)
+            throw Unusable(description: problem)
         }
         return fd
     }

@@ -71,22 +71,18 @@ final class SpoolStore: Sendable {
             throw ProtocolError(.storageFailed, "'\(id)' is not the id of a stored file")
         }
         let directory = try directory()
-        let fd = openat(directory.fd, name, O_RDONLY | OwnFile.flags)
-        guard fd >= 0 else {
-            throw ProtocolError(.storageFailed, "cannot open \(directory.path(of: name)): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do {
+            fd = try SpoolFile.open(name, in: directory, size: size)
+        } catch {
+            throw ProtocolError(.storageFailed, error.description)
         }
         defer { close(fd) }
-        if let problem = OwnFile.problem(fd) {
-            throw ProtocolError(.storageFailed, "cannot use \(directory.path(of: name)): \(problem)")
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size == off_t(size) else {
-            throw ProtocolError(.storageFailed, "\(directory.path(of: name)) holds \(info.st_size) bytes, not the \(size) its record gives")
-        }
         var head = [UInt8](repeating: 0, count: min(size, SpoolPolicy.headLength))
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard got == head.count else {
-            throw ProtocolError(.storageFailed, "cannot read \(directory.path(of: name)): \(String(cString: strerror(errno)))")
+            let reason = got < 0 ? String(cString: strerror(errno)) : "it ended after \(got) of \(head.count) bytes"
+            throw ProtocolError(.storageFailed, "cannot read \(directory.path(of: name)): \(reason)")
         }
         return SpoolFile(id: id, size: size, head: head, durable: true, named: true, directory: directory, reclaimer: reclaimer)
     }

@@ -18,44 +18,39 @@ struct FileSource: ~Copyable {
 
     /// Opens `path` for reading; throws `source-unavailable` naming the path and the reason.
     init(path: String) async throws(ProtocolError) {
-        let result: Result<(Int32, Int), ProtocolError>
-        do {
-            result = try await NIOThreadPool.singleton.runIfActive {
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { return .failure(Self.failure(path, errno)) }
-                var info = stat()
-                guard fstat(fd, &info) == 0 else {
-                    let code = errno
-                    close(fd)
-                    return .failure(Self.failure(path, code))
-                }
-                guard (info.st_mode & S_IFMT) == S_IFREG else {
-                    close(fd)
-                    return .failure(ProtocolError(.sourceUnavailable, "cannot read \(path): not a regular file"))
-                }
-                return .success((fd, Int(info.st_size)))
+        try await self.init(path: path) { () throws(ProtocolError) in
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Self.failure(path, errno) }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                let code = errno
+                close(fd)
+                throw Self.failure(path, code)
             }
-        } catch {
-            throw ProtocolError(.shuttingDown, "the daemon is shutting down")
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                throw ProtocolError(.sourceUnavailable, "cannot read \(path): not a regular file")
+            }
+            return (fd, Int(info.st_size))
         }
-        (fd, size) = try result.get()
-        self.path = path
     }
 
-    /// Opens the stored file `spool` for reading; throws `source-unavailable` when it is gone
-    /// or no longer holds `spool.size` bytes (changed behind the daemon's back).
+    /// Opens the stored file `spool` for reading; throws `source-unavailable` when it is gone,
+    /// not a regular file of ours, or no longer holds `spool.size` bytes (changed behind the
+    /// daemon's back): `SpoolFile.openForReading`.
     init(spool: SpoolFile) async throws(ProtocolError) {
-        let result: Result<Int32, ProtocolError>
+        try await self.init(path: spool.path) { () throws(ProtocolError) in (try spool.openForReading(), spool.size) }
+    }
+
+    /// Runs `opener` (which opens the file and returns its descriptor and size, or throws why
+    /// not) on NIO's thread pool, since an open can block; throws `shutting-down` when the
+    /// pool no longer runs work.
+    private init(path: String, opener: @escaping @Sendable () throws(ProtocolError) -> (fd: Int32, size: Int)) async throws(ProtocolError) {
+        let result: Result<(fd: Int32, size: Int), ProtocolError>
         do {
             result = try await NIOThreadPool.singleton.runIfActive {
                 do throws(ProtocolError) {
-                    let fd = try spool.openForReading()
-                    var info = stat()
-                    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == off_t(spool.size) else {
-                        close(fd)
-                        return .failure(ProtocolError(.sourceUnavailable, "the stored bytes \(spool.path) are damaged: not the \(spool.size) bytes stored"))
-                    }
-                    return .success(fd)
+                    return .success(try opener())
                 } catch {
                     return .failure(error)
                 }
@@ -63,9 +58,8 @@ struct FileSource: ~Copyable {
         } catch {
             throw ProtocolError(.shuttingDown, "the daemon is shutting down")
         }
-        fd = try result.get()
-        path = spool.path
-        size = spool.size
+        (fd, size) = try result.get()
+        self.path = path
     }
 
     deinit { close(fd) }

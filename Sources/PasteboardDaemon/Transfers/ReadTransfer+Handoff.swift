@@ -82,6 +82,11 @@ extension ReadTransfer {
     /// `progress` and END. The descriptor is a snapshot: a copy that replaces this one, and the
     /// file's removal, do not change what the destination reads.
     ///
+    /// The file is opened and checked as streaming opens it (`SpoolFile.openForReading`): one
+    /// truncated, grown or replaced behind the daemon's back throws `source-unavailable`, as
+    /// streaming it would, rather than reach the destination under a header giving the size
+    /// stored.
+    ///
     /// Returns false, having sent nothing but perhaps `attach`, when the hand-off is not
     /// possible; the caller then streams the file through the daemon.
     func handOffStored(_ file: SpoolFile, header: (Int?) async throws -> Void) async throws -> Bool {
