@@ -84,15 +84,17 @@ pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *co
     return spawn_finish(path, argv, envp, &actions, &attr);
 }
 
-pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd) {
+pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd, int lifeline_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
     sigset_t signals;
 
     if (spawn_prepare(&actions, &attr) != 0) return -1;
     posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+    /* The lifeline's read end becomes descriptor 3 (dup2 clears its close-on-exec flag). */
+    if (lifeline_fd >= 0) posix_spawn_file_actions_adddup2(&actions, lifeline_fd, 3);
     /* The caller's connection to the daemon and its event loops are not the child's business. */
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    posix_spawn_file_actions_addclosefrom_np(&actions, lifeline_fd >= 0 ? 4 : 3);
     sigemptyset(&signals);
     posix_spawnattr_setsigmask(&attr, &signals);
     sigaddset(&signals, SIGPIPE);

@@ -23,8 +23,8 @@ struct BridgeCommand: AsyncParsableCommand {
             at --socket, and mirrors the clipboard on the general pasteboard and the primary selection on \
             primary, until SIGTERM or SIGINT. A display server or daemon that goes away is waited for and \
             connected to again. Only one bridge serves a daemon: another waits for it. pasteboardd starts \
-            it by itself when its environment names a display; `pb bridge` shows what it does. Exits 0 at \
-            once when no display is named.
+            it by itself when its environment names a display, and again whenever it ends; `pb bridge` \
+            shows what it does. Exits 78 at once when no display it may use is named.
             """,
         version: PasteboardRelease.version
     )
@@ -38,16 +38,26 @@ struct BridgeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Leave the primary selection alone: mirror the clipboard only.")
     var noPrimary = false
 
-    @Option(name: .long, help: ArgumentHelp("Exit when the process with this pid exits (pasteboardd passes its own).", valueName: "pid"))
+    @Option(name: .long, help: ArgumentHelp("Exit when the process with this pid exits.", valueName: "pid"))
     var parent: Int32?
+
+    @Option(name: .long, help: ArgumentHelp("Exit when this descriptor, the read end of a pipe, reaches its end: when whoever holds the write end exits (pasteboardd passes 3).", valueName: "fd"))
+    var lifeline: Int32?
 
     func validate() throws {
         if let parent, parent <= 1 { throw ValidationError("--parent must be the pid of a running process above 1, not \(parent)") }
+        if let lifeline {
+            guard (0...65_535).contains(lifeline) else { throw ValidationError("--lifeline must be an open pipe's descriptor, not \(lifeline)") }
+            guard ParentLifeline.isPipe(lifeline) else { throw ValidationError("--lifeline \(lifeline) is not the read end of a pipe") }
+        }
     }
 
     func run() async throws {
         if let parent, pasteboard_exit_with_parent(parent) != 0 {
             throw ValidationError("the parent process \(parent) is gone")
+        }
+        if let lifeline {
+            ParentLifeline.exitAtEnd(of: lifeline) { Self.log("the process that started the bridge is gone; exiting") }
         }
         let environment = SocketLocation.currentEnvironment()
         let socketPath = socket ?? SocketLocation.socketPath(environment: environment)
@@ -73,6 +83,9 @@ struct BridgeCommand: AsyncParsableCommand {
         } catch {}
         if status.current.state != .off {
             status.update { $0 = BridgeStatus(pid: $0.pid, state: .off, reason: "stopped") }
+        } else {
+            // Off by itself: no display it may use is named (the status says which).
+            throw ExitCode(BridgeExit.noUsableDisplay)
         }
     }
 

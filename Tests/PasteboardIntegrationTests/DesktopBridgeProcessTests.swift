@@ -6,8 +6,8 @@ import XCTest
 /// survives the X server restarting. Each test has its own Xvfb (with a cookie, as a desktop
 /// session's X server has) and xclip as the desktop application.
 final class DesktopBridgeProcessTests: IntegrationTestCase {
-    private var server: XvfbServer?
-    private var peers: [ToolProcess] = []
+    var server: XvfbServer?
+    var peers: [ToolProcess] = []
     private let cookie = "0123456789abcdef0123456789abcdef"
 
     override func setUpWithError() throws {
@@ -24,35 +24,35 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         super.tearDown()
     }
 
-    private var authorityFile: String { sandbox.path("Xauthority") }
+    var authorityFile: String { sandbox.path("Xauthority") }
 
     /// Starts an X server with this test's cookie (on `displayNumber` when given).
-    private func startServer(displayNumber: Int? = nil) throws -> XvfbServer {
+    func startServer(displayNumber: Int? = nil) throws -> XvfbServer {
         let server = try XvfbServer(sandbox: sandbox, authorityFile: authorityFile, cookie: cookie, displayNumber: displayNumber)
         self.server = server
         return server
     }
 
     /// What the daemon and the peers get to find the display: `DISPLAY` and `XAUTHORITY`.
-    private func displayEnvironment(_ server: XvfbServer) -> [String: String] {
+    func displayEnvironment(_ server: XvfbServer) -> [String: String] {
         ["DISPLAY": server.display, "XAUTHORITY": authorityFile]
     }
 
     /// Starts the daemon with `server`'s display and waits until its bridge serves it.
-    private func startDaemon(with server: XvfbServer, arguments: [String] = []) throws {
+    func startDaemon(with server: XvfbServer, arguments: [String] = []) throws {
         daemon = try DaemonProcess.started(in: sandbox, arguments: arguments, display: displayEnvironment(server))
         XCTAssertTrue(eventually(timeout: 15) { (try? self.bridgeReport())?.status == 0 }, "no bridge: \(String(describing: try? bridgeReport())); daemon log:\n\(daemon.log)")
     }
 
     /// `pb bridge --json`, parsed.
-    private func bridgeReport() throws -> (status: Int32, json: [String: Any]) {
+    func bridgeReport() throws -> (status: Int32, json: [String: Any]) {
         let result = try pb("bridge", "--json")
         let json = (try? JSONSerialization.jsonObject(with: result.stdout)) as? [String: Any] ?? [:]
         return (result.status, json)
     }
 
     /// Starts `xclip -i` owning `selection` with `text` (xclip stays to serve it).
-    private func copyWithXclip(_ text: String, selection: String = "clipboard", server: XvfbServer) throws -> ToolProcess {
+    func copyWithXclip(_ text: String, selection: String = "clipboard", server: XvfbServer) throws -> ToolProcess {
         let file = sandbox.path("xclip-\(UUID().uuidString.prefix(6))")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let peer = try ToolProcess("/usr/bin/xclip", ["-selection", selection, "-quiet", "-i", file], environment: sandbox.environment().merging(displayEnvironment(server)) { $1 }, in: sandbox)
@@ -60,7 +60,7 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         return peer
     }
 
-    private func pasted(_ arguments: String...) -> String? {
+    func pasted(_ arguments: String...) -> String? {
         guard let result = try? runTool("pb", ["paste"] + arguments, environment: sandbox.environment(), in: sandbox), result.status == 0 else { return nil }
         return result.stdoutText
     }
@@ -222,12 +222,15 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         XCTAssertTrue(eventually(timeout: 5) { (try? self.stateFilesContain("kept selection")) == true })
     }
 
-    func testTheBridgeDiesWithTheDaemon() throws {
+    func testTheBridgeNeverOutlivesItsDaemonKilledWithSIGKILL() throws {
         let server = try startServer()
-        try startDaemon(with: server)
-        let status = try XCTUnwrap(try bridgeReport().json["status"] as? [String: Any])
-        let pid = try XCTUnwrap(status["pid"] as? Int)
-        daemon.kill9()
-        XCTAssertTrue(eventually(timeout: 10) { kill(pid_t(pid), 0) != 0 }, "the bridge \(pid) outlived a daemon killed with SIGKILL")
+        // The kernel's PR_SET_PDEATHSIG followed the thread that spawned the bridge and was armed
+        // only after exec: an orphan in about one run of five. A loop makes that visible.
+        for round in 1...5 {
+            try startDaemon(with: server)
+            let pid = try bridgePID()
+            daemon.kill9()
+            XCTAssertTrue(eventually(timeout: 10) { kill(pid_t(pid), 0) != 0 }, "round \(round): the bridge \(pid) outlived a daemon killed with SIGKILL")
+        }
     }
 }

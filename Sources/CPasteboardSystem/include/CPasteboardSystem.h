@@ -33,9 +33,13 @@ pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *co
 
 /// Starts `path` with `argv` and `envp` as a child that shares the caller's stdout, stderr and
 /// process group: stdin from `stdin_fd`, no other descriptor, an empty signal mask, and the
-/// default action for SIGPIPE, SIGINT, SIGTERM, SIGHUP and SIGQUIT. Returns the child's pid, or
-/// -1 with errno set (ENOENT, EACCES, ENOEXEC when the program cannot be started).
-pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd);
+/// default action for SIGPIPE, SIGINT, SIGTERM, SIGHUP and SIGQUIT. With `lifeline_fd` (not
+/// negative), that descriptor becomes the child's descriptor 3: the read end of a pipe whose
+/// write end only the caller holds, so the child sees end-of-file when the caller exits however it
+/// exits (unlike PR_SET_PDEATHSIG, which follows the spawning thread and is armed only after exec).
+/// Returns the child's pid, or -1 with errno set (ENOENT, EACCES, ENOEXEC when the program cannot
+/// be started).
+pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const envp[], int stdin_fd, int lifeline_fd);
 
 /// Catches SIGINT and SIGTERM from now on: each one writes its number as one byte to a pipe
 /// (async-signal-safe) instead of ending the process. Returns the pipe's read end (the same on

@@ -89,12 +89,16 @@ package struct ConfigurationFile: Sendable, Equatable {
 
     /// The file's text; nil when it does not exist and is not required.
     private func contents() throws(ConfigurationError) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a FIFO planted at the path must not hang the daemon's start or reload.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT, !isRequired { return nil }
             throw .unreadable(path: path, errno: errno)
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notRegularFile(path: path) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while true {

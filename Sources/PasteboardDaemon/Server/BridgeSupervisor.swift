@@ -10,15 +10,19 @@ import PasteboardProtocol
 import ServiceLifecycle
 
 /// Starts the desktop bridge (`pasteboard-bridge`) as a child process when the daemon's
-/// environment names a display, and starts it again when it dies.
+/// environment names a display, and starts it again whenever it ends while the daemon runs.
 ///
 /// A child rather than code in the daemon: the daemon links no display code, a display
 /// server's trouble never stalls it, and the bridge's memory is its own (`ps` shows it). The
-/// child dies with the daemon (it asks the kernel for SIGTERM when its parent exits) and is sent
-/// SIGTERM at graceful shutdown. A bridge that exits 0 has nothing to do (no usable display
-/// named) and is not started again; one that fails is, after 1 s, doubling to 60 s, short again
-/// once a run lasted a minute. Without a display, or with `no-bridge`, it writes the bridge
-/// status `off` with the reason, for `pb bridge`.
+/// child never outlives the daemon: it gets the read end of a pipe (its *lifeline*) whose write
+/// end only the daemon holds, and exits at its end-of-file, which the kernel delivers however
+/// the daemon ends (even SIGKILL); it is sent SIGTERM at graceful shutdown. A bridge that ends
+/// for any reason (a crash, a SIGTERM of its own, a display server's malformed event) is started
+/// again after 1 s, doubling to 60 s, short again once a run lasted a minute; only the
+/// daemon's own shutdown stops it, and the status `BridgeExit.noUsableDisplay`, which says the
+/// daemon's environment (which does not change) names no display the bridge may use. Without a
+/// display, or with `no-bridge`, it writes the bridge status `off` with the reason, for
+/// `pb bridge`.
 package struct BridgeSupervisor: Service, CustomStringConvertible {
     let configuration: DaemonConfiguration
     let environment: [String: String]
@@ -50,21 +54,28 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
             writeOff(files, reason: "pasteboard-bridge was found neither next to pasteboardd nor on PATH")
             return
         }
-        var arguments = [executable, "--socket", configuration.socketPath, "--parent", "\(getpid())"]
+        var arguments = [executable, "--socket", configuration.socketPath, "--lifeline", "\(BridgeLifeline.childDescriptor)"]
         if configuration.bridgeRemoteDisplay { arguments.append("--allow-remote-display") }
         var delay: Duration = .seconds(1)
         while !(Task.isCancelled || Task.isShuttingDownGracefully) {
             let started = ContinuousClock.now
-            guard let child = spawn(executable, arguments) else { return }
+            guard let lifeline = BridgeLifeline() else {
+                logger.error("cannot start the desktop bridge", metadata: ["reason": "no pipe for its lifeline: \(String(cString: strerror(errno)))", "in": "\(delay)"])
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(60))
+                continue
+            }
+            guard let child = spawn(executable, arguments, lifeline: lifeline) else { return }
             logger.info("started the desktop bridge", metadata: ["pid": "\(child)"])
             let status = await withGracefulShutdownHandler {
                 await Self.wait(for: child)
             } onGracefulShutdown: {
                 kill(child, SIGTERM)
             }
+            lifeline.end()
             if (Task.isCancelled || Task.isShuttingDownGracefully) { return }
-            if status == 0 {
-                logger.info("the desktop bridge found no display to serve", metadata: ["pid": "\(child)"])
+            if Self.exitStatus(status) == BridgeExit.noUsableDisplay {
+                logger.info("the desktop bridge found no display it may use; not starting it again", metadata: ["pid": "\(child)"])
                 return
             }
             if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
@@ -84,9 +95,10 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
         }
     }
 
-    /// Starts the bridge with the daemon's environment, stdin and stdout on /dev/null and
-    /// stderr the daemon's (its log); nil, logged, when it cannot be started.
-    private func spawn(_ executable: String, _ arguments: [String]) -> pid_t? {
+    /// Starts the bridge with the daemon's environment, stdin and stdout on /dev/null, stderr
+    /// the daemon's (its log) and `lifeline`'s read end as descriptor 3; nil, logged, when it
+    /// cannot be started.
+    private func spawn(_ executable: String, _ arguments: [String], lifeline: BridgeLifeline) -> pid_t? {
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         defer { if null >= 0 { close(null) } }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -95,7 +107,8 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        let pid = pasteboard_spawn_child(executable, &argv, &envp, null)
+        let pid = pasteboard_spawn_child(executable, &argv, &envp, null, lifeline.childEnd)
+        lifeline.childStarted()
         guard pid > 0 else {
             logger.error("cannot start the desktop bridge", metadata: ["executable": "\(executable)", "reason": "\(String(cString: strerror(errno)))"])
             return nil
@@ -112,6 +125,11 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
                 continuation.resume(returning: status)
             }
         }
+    }
+
+    /// The exit status of a wait status, nil when the child was killed by a signal.
+    static func exitStatus(_ status: Int32) -> Int32? {
+        status & 0x7f == 0 ? (status >> 8) & 0xff : nil
     }
 
     /// A wait status in words.

@@ -25,16 +25,21 @@ public final class BridgeStatusRecorder: Sendable {
     /// The status as it stands.
     public var current: BridgeStatus { status.withLock { $0 } }
 
-    /// Changes the status with `change` and writes it.
+    /// Changes the status with `change` and writes it. The write is made under the lock: the
+    /// lanes update from several threads, and two writes through the one temporary file must
+    /// not interleave (a few hundred bytes into the runtime directory).
     public func update(_ change: (inout BridgeStatus) -> Void) {
-        let snapshot = status.withLock { status in
+        let failure = status.withLock { status -> BridgeStatusFile.Failure? in
             change(&status)
-            return status
+            guard let file else { return nil }
+            do throws(BridgeStatusFile.Failure) {
+                try file.write(status)
+                return nil
+            } catch {
+                return error
+            }
         }
-        guard let file else { return }
-        do throws(BridgeStatusFile.Failure) {
-            try file.write(snapshot)
-        } catch {
+        if let error = failure {
             let first = failed.withLock { failed in
                 defer { failed = true }
                 return !failed

@@ -20,10 +20,16 @@ final class ChunkChannel: Sendable {
 
     private let state = Mutex(State())
     /// Free places for chunks; the producer takes one per chunk, the consumer gives it back.
+    ///
+    /// Made with the value 0 and given its places by `signal`: libdispatch traps (SIGILL) when a
+    /// semaphore is freed holding less than the value it was *made* with, which is what a
+    /// transfer abandoned partway leaves (chunks taken, never given back). Made with 0, no
+    /// balance it can be left with is below that.
     private let slots: DispatchSemaphore
 
     init(capacity: Int) {
-        slots = DispatchSemaphore(value: capacity)
+        slots = DispatchSemaphore(value: 0)
+        for _ in 0..<max(capacity, 1) { slots.signal() }
     }
 
     /// Lets `cancel` end the producer's X11 waits too.

@@ -34,14 +34,17 @@ public struct BridgeStatusFile: Sendable {
         public let description: String
     }
 
-    /// Writes `status` in place of the file (a temporary file renamed over it, mode 0600).
+    /// Writes `status` in place of the file (a temporary file renamed over it, mode 0600). The
+    /// temporary file is made anew (`O_EXCL`), so whatever was planted at its path (a FIFO
+    /// that would block the open, a link) is never opened. Callers serialise their writes.
     public func write(_ status: BridgeStatus) throws(Failure) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let bytes: [UInt8]
         do { bytes = Array(try encoder.encode(status)) } catch { throw Failure(description: "cannot encode the bridge status: \(error)") }
         let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
         let written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
         close(fd)
@@ -55,17 +58,15 @@ public struct BridgeStatusFile: Sendable {
     /// this user's, or that group or others may write: another user's words are not shown as
     /// the bridge's.
     public func read() throws(Failure) -> BridgeStatus? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
+        if let problem = Self.ownRegularFileProblem(fd) { throw Failure(description: "\(path) \(problem)") }
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(description: "\(path) is not a regular file") }
-        guard info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
-            throw Failure(description: "\(path) is not this user's own (owner \(info.st_uid), mode \(String(info.st_mode & 0o777, radix: 8)))")
-        }
+        guard fstat(fd, &info) == 0 else { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
         // A status is a few hundred bytes; anything much larger is not one.
         let limit = 64 * 1024
         guard info.st_size >= 0, info.st_size <= limit else { throw Failure(description: "\(path) is too large to be a bridge status") }
@@ -79,19 +80,27 @@ public struct BridgeStatusFile: Sendable {
         }
     }
 
-    /// Whether a bridge holds the lock now (runs), tried without waiting.
+    /// Whether a bridge holds the lock now (runs), tried without waiting. A lock file that is
+    /// not a regular file of this user's is held by no bridge (`lock` refuses it).
     public func isHeld() -> Bool {
-        let fd = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
+        guard Self.ownRegularFileProblem(fd) == nil else { return false }
         return flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
     }
 
     /// Takes the lock for a bridge, waiting while another bridge holds it, and returns its
     /// descriptor (held until the process exits). `onWait` is called once if it must wait.
+    /// Refuses a lock file that is not a regular file of this user's (a FIFO planted there
+    /// would otherwise block the open, another user's file would let that user hold us off).
     public func lock(onWait: () -> Void = {}) throws(Failure) -> Int32 {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw Failure(description: "cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        if let problem = Self.ownRegularFileProblem(fd) {
+            close(fd)
+            throw Failure(description: "\(lockPath) \(problem); remove it")
+        }
         if flock(fd, LOCK_EX | LOCK_NB) == 0 { return fd }
         onWait()
         while flock(fd, LOCK_EX) != 0 {
@@ -101,6 +110,18 @@ public struct BridgeStatusFile: Sendable {
             }
         }
         return fd
+    }
+
+    /// Why the open file `fd` is not a regular file of this user's that only they may write,
+    /// or nil when it is.
+    static func ownRegularFileProblem(_ fd: Int32) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "cannot be examined: \(String(cString: strerror(errno)))" }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return "is not a regular file" }
+        guard info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
+            return "is not this user's own (owner \(info.st_uid), mode \(String(info.st_mode & 0o777, radix: 8)))"
+        }
+        return nil
     }
 }
 

@@ -87,12 +87,17 @@ public enum Xauthority {
     /// Reads the file at `path`: nil when it does not exist (the server may need no cookie),
     /// an error when it cannot be read or is malformed.
     public static func load(path: String) throws -> [XauthorityEntry]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: a FIFO at the path must not hang the bridge.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw X11Error.malformedAuthority(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw X11Error.malformedAuthority(path: path, reason: "not a regular file")
+        }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -38,7 +38,7 @@ final class ChildProcess: Sendable {
         let argv = command.arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
-        let pid = pasteboard_spawn_child(command.path, argv, envp, standardInput)
+        let pid = pasteboard_spawn_child(command.path, argv, envp, standardInput, -1)
         guard pid > 0 else { throw .failure("cannot run '\(command.name)': \(String(cString: strerror(errno)))") }
         return ChildProcess(pid: pid)
     }
