@@ -271,6 +271,40 @@ final class X11SelectionTests: XCTestCase {
         }
     }
 
+    // MARK: Answers matched to their requests
+
+    func testSeventyThousandAtomsAreNamedEachByItsOwnReply() throws {
+        let server = try startServer()
+        let connection = try connect(server)
+        defer { connection.close() }
+        // More requests than 16-bit sequence numbers tell apart, were they all in flight at once.
+        let names = (0..<70_000).map { "PASTEBOARD_TEST_ATOM_\($0)" }
+        let atoms = try connection.internAtoms(names)
+        XCTAssertEqual(Set(atoms).count, names.count)
+        // Named back (the cache was emptied past its limit, so each is asked of the server).
+        let named = try connection.atomNames(atoms)
+        XCTAssertEqual(named, names)
+        XCTAssertEqual(connection.pendingAnswerCount.stored, 0)
+        XCTAssertEqual(connection.pendingAnswerCount.awaited, 0)
+    }
+
+    func testAnXErrorIsTheAnswerOfItsOwnRequestOnly() throws {
+        let server = try startServer()
+        let connection = try connect(server)
+        defer { connection.close() }
+        let good = try connection.atom("UTF8_STRING")
+        // Two atoms that do not exist in one batch: the first BadAtom fails the batch ...
+        XCTAssertThrowsError(try connection.atomNames([good, Atom(0x1FFF_FFF0), Atom(0x1FFF_FFF1), good])) { error in
+            guard case X11Error.request(let protocolError) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(protocolError.code, 5, "BadAtom")
+        }
+        // ... and the second is nobody's: not thrown by the next, unrelated wait, nor kept.
+        XCTAssertNoThrow(try connection.sync())
+        XCTAssertEqual(try connection.atomNames([good]), ["UTF8_STRING"])
+        XCTAssertEqual(connection.pendingAnswerCount.stored, 0)
+        XCTAssertEqual(connection.pendingAnswerCount.awaited, 0)
+    }
+
     static func randomData(_ size: Int) -> Data {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(size)
         var data = Data(count: size)

@@ -63,6 +63,10 @@ final class ManagerSelectionLoop: @unchecked Sendable {
             switch event {
             case let .selectionClear(clear) where clear.selection == atoms.manager:
                 guard acquiredAt != nil else { break }
+                // The server, not the event, says who owns it: the connection drops forged
+                // SelectionClears, and one left over from an earlier loss proves nothing either.
+                let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager)))
+                guard owner != window else { break }
                 acquiredAt = nil
                 reportOtherManager("another clipboard manager took \(Self.managerSelection) over; the bridge does without until it leaves")
             case let .xfixesSelectionNotify(notify) where notify.owner == .none && acquiredAt == nil:

@@ -51,7 +51,10 @@ final class OwnerWatcher: @unchecked Sendable {
     /// The offer of `owner`: its TARGETS mapped, and its plain text captured when it fits.
     private func read(owner: WindowID, reader: SelectionReader) throws(X11Error) -> OwnerOffer? {
         let name = importer.selection.x11Name
-        let offered = try reader.readTargets(selection: name)
+        // The whole offer within one bound: an owner dripping its TARGETS or its text a byte
+        // at a time (each within the per-answer timeout) must not keep later copies out.
+        let deadline = X11Deadline(after: importer.importTimeout)
+        let offered = try reader.readTargets(selection: name, until: deadline)
         let plan = DesktopImportPlan(offer: importer.mapping.representations(forOffered: offered))
         guard !plan.entries.isEmpty else { return nil }
         var captured: [TypeIdentifier: [UInt8]] = [:]
@@ -60,7 +63,7 @@ final class OwnerWatcher: @unchecked Sendable {
             var overBudget = false
             let budget = importer.captureBudget
             do {
-                try reader.read(selection: name, target: representation.target) { chunk in
+                try reader.read(selection: name, target: representation.target, until: deadline) { chunk in
                     bytes += chunk
                     if bytes.count > budget {
                         overBudget = true

@@ -42,6 +42,9 @@ public struct X11ClipboardImporter: DesktopLane {
     public var vacancy = SelectionVacancy()
     /// The most bytes of text captured at once; larger text stays lazy.
     public var captureBudget = DesktopImportPlan.defaultCaptureBudget
+    /// The bound of reading one owner's offer as a whole (its TARGETS and captured text);
+    /// each answer of the owner has `display.ownerTimeout` besides.
+    public var importTimeout: Duration = .seconds(10)
     /// How long the selection's owner must stay the same before its offer is read (nil: read at
     /// once). The bridge sets it for the primary selection, which changes with every mouse
     /// selection (`DesktopBridge.Configuration.primaryDebounce`).

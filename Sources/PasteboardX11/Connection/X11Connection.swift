@@ -18,9 +18,23 @@ public final class X11Connection {
     private var lastSequence: UInt64 = 0
     /// Names of recent requests by sequence, so an X error names the request that caused it.
     private var recentNames = [(sequence: UInt64, name: String)](repeating: (0, ""), count: 1024)
-    /// Requests whose replies have not been read yet, and replies read while waiting for others.
+    /// Requests whose replies have not been read yet, and the answers (a reply, or the X error
+    /// that took its place) read while waiting for others: an error is the answer to the
+    /// request that caused it, thrown by `reply(to:)` for that request only.
     private var awaitingReply: Set<UInt64> = []
-    private var storedReplies: [UInt64: [UInt8]] = [:]
+    private var storedReplies: [UInt64: StoredAnswer] = [:]
+    /// Requests whose answer nobody will read (the rest of a batch after one of it failed):
+    /// their replies and errors are dropped when they come.
+    private var forgotten: Set<UInt64> = []
+    /// X errors of requests without a reply that were neither ignored nor are anyone's answer,
+    /// oldest first, at most `uncheckedErrorLimit`: thrown by the next `sync`, never by an
+    /// unrelated wait.
+    private var uncheckedErrors: [X11ProtocolError] = []
+    /// The most unchecked errors kept.
+    static let uncheckedErrorLimit = 16
+    /// The most requests a batch (`internAtoms`, `atomNames`) has in flight: far below the
+    /// 65536 that 16-bit sequence numbers tell apart, so every reply matches its request.
+    public static let batchLimit = 1024
     /// Requests whose X errors the caller expects and ignores (e.g. SendEvent to a window
     /// that may be gone).
     private var ignoredErrors: Set<UInt64> = []
@@ -31,8 +45,11 @@ public final class X11Connection {
     private var events: [X11Event] = []
     private var eventsStart = 0
     private var nextResource: UInt32 = 0
+    /// Atoms and names looked up, both ways; emptied when over `atomCacheLimit` (the owners'
+    /// lists name atoms of their choosing, so a cache kept whole would grow with each).
     private var atomsByName: [String: Atom] = [:]
     private var namesByAtom: [Atom: String] = [:]
+    static let atomCacheLimit = 8192
     /// XFIXES, once `enableXFixes` found it.
     public private(set) var xfixes: ExtensionInfo?
     /// The longest request `send` writes, in bytes: the setup's maximum (at most 65535 units,
@@ -149,11 +166,34 @@ public final class X11Connection {
     public func reply(to sequence: UInt64, timeout: Duration = .seconds(10)) throws(X11Error) -> [UInt8] {
         let deadline = X11Deadline(after: timeout)
         while true {
-            if let reply = storedReplies.removeValue(forKey: sequence) { return reply }
+            switch storedReplies.removeValue(forKey: sequence) {
+            case .reply(let reply)?: return reply
+            case .error(let error)?: throw .request(error)
+            case nil: break
+            }
             guard awaitingReply.contains(sequence) else { throw .invalidArgument("no reply is expected for request \(sequence)") }
-            try readPacket(deadline: deadline, what: "the reply to \(name(of: sequence))")
+            do {
+                try readPacket(deadline: deadline, what: "the reply to \(name(of: sequence))")
+            } catch {
+                // A wait that failed (timeout, cancelled) leaves no answer for anyone to read.
+                forget([sequence])
+                throw error
+            }
         }
     }
+
+    /// Drops the answers of `sequences`, come or still to come: the rest of a batch once one of
+    /// its requests failed, so neither its replies stay stored nor its errors reach a later wait.
+    public func forget<Sequences: Sequence<UInt64>>(_ sequences: Sequences) {
+        for sequence in sequences {
+            storedReplies.removeValue(forKey: sequence)
+            if awaitingReply.remove(sequence) != nil { forgotten.insert(sequence) }
+        }
+    }
+
+    /// How many answers are stored unread, and how many awaited: bounded whatever a server or
+    /// an owner's lists make us ask (for tests).
+    public var pendingAnswerCount: (stored: Int, awaited: Int) { (storedReplies.count, awaitingReply.count) }
 
     /// Sends `request` and waits for its reply.
     public func roundTrip(_ request: X11Request, timeout: Duration = .seconds(10)) throws(X11Error) -> [UInt8] {
@@ -164,6 +204,7 @@ public final class X11Connection {
     /// any of them), as XSync does.
     public func sync(timeout: Duration = .seconds(10)) throws(X11Error) {
         _ = try roundTrip(.getInputFocus(), timeout: timeout)
+        if !uncheckedErrors.isEmpty { throw .request(uncheckedErrors.removeFirst()) }
     }
 
     // MARK: Events
@@ -208,6 +249,10 @@ public final class X11Connection {
         eventsStart = 0
     }
 
+    /// How many events a client forged (sent with SendEvent where only the server may send
+    /// them) and were dropped.
+    public private(set) var forgedEventCount = 0
+
     /// How many events wait unread.
     public var queuedEventCount: Int { events.count - eventsStart }
 
@@ -237,19 +282,28 @@ public final class X11Connection {
             var error: X11ProtocolError
             do { error = try X11ProtocolError.decode(packet[...]) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
             let sequence = fullSequence(error.sequence)
-            awaitingReply.remove(sequence)
             error.requestName = name(of: sequence)
-            if ignoredErrors.remove(sequence) != nil {
+            if forgotten.remove(sequence) != nil { return }
+            if awaitingReply.remove(sequence) != nil {
+                storedReplies[sequence] = .error(error)
+            } else if ignoredErrors.remove(sequence) != nil {
                 ignoredErrorHandler?(sequence, error)
-                return
+            } else {
+                if uncheckedErrors.count >= Self.uncheckedErrorLimit { uncheckedErrors.removeFirst() }
+                uncheckedErrors.append(error)
             }
-            throw .request(error)
+            pruneIgnored(below: sequence)
         case 1:
             let sequence = fullSequence(UInt16(packet[2]) | UInt16(packet[3]) << 8)
-            if awaitingReply.remove(sequence) != nil { storedReplies[sequence] = packet }
+            if awaitingReply.remove(sequence) != nil { storedReplies[sequence] = .reply(packet) }
+            forgotten.remove(sequence)
             pruneIgnored(below: sequence)
         case let code where code & 0x7f == 35:
             return  // a GenericEvent: none is selected, so none is handled
+        case let code where code & 0x80 != 0 && Self.serverOnlyEvents(xfixes: xfixes).contains(code & 0x7f):
+            // Sent by a client (SendEvent): only the server tells who owns a selection, which
+            // windows went and which properties changed; any client could forge these.
+            forgedEventCount += 1
         default:
             let event: X11Event
             do { event = try X11Event.decode(packet[...], xfixesFirstEvent: xfixes?.firstEvent) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
@@ -258,10 +312,18 @@ public final class X11Connection {
         }
     }
 
+    /// The codes of the events only the server makes, which are dropped when a client sent
+    /// them: DestroyNotify, PropertyNotify, SelectionClear and XFIXES's SelectionNotify.
+    /// (SelectionNotify is sent by owners, and SelectionRequest only asks.)
+    private static func serverOnlyEvents(xfixes: ExtensionInfo?) -> [UInt8] {
+        [17, 28, 29] + (xfixes.map { [$0.firstEvent] } ?? [])
+    }
+
     /// A reply to request N means the server finished every earlier request: their errors
     /// can no longer come.
     private func pruneIgnored(below sequence: UInt64) {
         if !ignoredErrors.isEmpty { ignoredErrors = ignoredErrors.filter { $0 > sequence } }
+        if !forgotten.isEmpty { forgotten = forgotten.filter { $0 > sequence } }
     }
 
     /// The full sequence number of a packet: the latest request sent whose low 16 bits match.
@@ -280,17 +342,46 @@ public final class X11Connection {
     /// The atoms for `names`, interned in one batch (all requests written before any reply
     /// is read: one round trip, as xcb allows) and cached.
     public func internAtoms(_ names: [String], timeout: Duration = .seconds(10)) throws(X11Error) -> [Atom] {
-        var sequences: [String: UInt64] = [:]
-        for name in names where atomsByName[name] == nil && sequences[name] == nil {
-            sequences[name] = try send(X11Request.internAtom(name))
-        }
-        for (name, sequence) in sequences.sorted(by: { $0.value < $1.value }) {
+        trimAtomCache()
+        var missing: [String] = []
+        var seen: Set<String> = []
+        for name in names where atomsByName[name] == nil && seen.insert(name).inserted { missing.append(name) }
+        try inBatches(missing, timeout: timeout, request: { name throws(X11Error) in try X11Request.internAtom(name) }) { name, reply throws(X11Error) in
             let atom: Atom
-            do { atom = try X11Reply.internAtom(try reply(to: sequence, timeout: timeout)) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+            do { atom = try X11Reply.internAtom(reply) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
             atomsByName[name] = atom
             namesByAtom[atom] = name
         }
         return names.map { atomsByName[$0]! }
+    }
+
+    /// Sends one request per element of `items`, at most `batchLimit` in flight, and hands each
+    /// reply to `take` in order. When one fails, the answers still to come of its batch are
+    /// forgotten before the error is thrown.
+    private func inBatches<Item>(
+        _ items: [Item], timeout: Duration, request: (Item) throws(X11Error) -> X11Request, take: (Item, [UInt8]) throws(X11Error) -> Void
+    ) throws(X11Error) {
+        var start = 0
+        while start < items.count {
+            let batch = items[start..<min(items.count, start + Self.batchLimit)]
+            var sequences: [UInt64] = []
+            do {
+                for item in batch { sequences.append(try send(try request(item))) }
+                for (offset, item) in batch.enumerated() {
+                    try take(item, try reply(to: sequences[offset], timeout: timeout))
+                }
+            } catch {
+                forget(sequences)
+                throw error
+            }
+            start = batch.endIndex
+        }
+    }
+
+    private func trimAtomCache() {
+        guard namesByAtom.count + atomsByName.count > Self.atomCacheLimit else { return }
+        atomsByName.removeAll()
+        namesByAtom.removeAll()
     }
 
     /// The atom for `name` (cached).
@@ -298,11 +389,13 @@ public final class X11Connection {
 
     /// The names of `atoms`, fetched in one batch and cached.
     public func atomNames(_ atoms: [Atom], timeout: Duration = .seconds(10)) throws(X11Error) -> [String] {
-        var sequences: [(Atom, UInt64)] = []
-        for atom in Set(atoms) where namesByAtom[atom] == nil { sequences.append((atom, try send(.getAtomName(atom)))) }
-        for (atom, sequence) in sequences {
+        trimAtomCache()
+        var missing: [Atom] = []
+        var seen: Set<Atom> = []
+        for atom in atoms where namesByAtom[atom] == nil && seen.insert(atom).inserted { missing.append(atom) }
+        try inBatches(missing, timeout: timeout, request: { atom throws(X11Error) in .getAtomName(atom) }) { atom, reply throws(X11Error) in
             let name: String
-            do { name = try X11Reply.getAtomName(try reply(to: sequence, timeout: timeout)) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
+            do { name = try X11Reply.getAtomName(reply) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
             namesByAtom[atom] = name
             atomsByName[name] = atom
         }
@@ -361,6 +454,12 @@ public final class X11Connection {
         try send(.createInputOnlyWindow(window, parent: setup.root, eventMask: EventMask.propertyChange))
         return window
     }
+}
+
+/// A request's answer read while another was awaited.
+private enum StoredAnswer {
+    case reply([UInt8])
+    case error(X11ProtocolError)
 }
 
 /// The process environment as a dictionary, read without Foundation.

@@ -302,6 +302,13 @@ public struct X11Deadline: Sendable {
         instant = .now + timeout
         seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     }
+
+    /// The earlier of this deadline and `other` (nil: this one): a wait for one answer within
+    /// the bound of a whole transfer.
+    public func bounded(by other: X11Deadline?) -> X11Deadline {
+        guard let other, other.instant < instant else { return self }
+        return other
+    }
 }
 
 /// Why a socket could not be connected.

@@ -94,6 +94,14 @@ public final class SelectionOwner {
     /// The plumbing targets every owner answers itself.
     public static let plumbingTargets = ["TARGETS", "TIMESTAMP", "MULTIPLE", "INCR"]
 
+    /// The most conversions streamed at once to one requestor window, and to all requestors
+    /// together. Each buffers up to `sizing.bufferBytes` (2 MiB by default) while a requestor's
+    /// ConvertSelection costs it nothing, so one client asking thousands of times into
+    /// properties it never reads would otherwise hold gigabytes; the rest are refused the ICCCM
+    /// way (property None), as an owner that cannot convert does, and may be asked again.
+    public static let maximumStreamsPerRequestor = 4
+    public static let maximumStreams = 16
+
     /// Creates the owner's window on `connection` (nothing is owned until `acquire`).
     /// - Parameters:
     ///   - selection: "CLIPBOARD" or "PRIMARY" (any selection name works).
@@ -250,6 +258,7 @@ public final class SelectionOwner {
         }
         var multiple: [AtomPair]?
         var parts: [Part]
+        var started = (requestor: streamCount(requestor: request.requestor), all: streamCount(requestor: nil))
         if request.target == plumbing.multiple {
             guard request.property != .none else { return try refuse("MULTIPLE needs a property naming the pairs") }
             let pairs: [AtomPair]
@@ -264,9 +273,9 @@ public final class SelectionOwner {
                 throw error
             } catch { return try refuse("its MULTIPLE pairs cannot be read: \(error)") }
             multiple = pairs
-            parts = pairs.map { part(target: $0.target, property: $0.property, requestor: request.requestor, inMultiple: true) }
+            parts = pairs.map { part(target: $0.target, property: $0.property, requestor: request.requestor, inMultiple: true, started: &started) }
         } else {
-            parts = [part(target: request.target, property: property, requestor: request.requestor, inMultiple: false)]
+            parts = [part(target: request.target, property: property, requestor: request.requestor, inMultiple: false, started: &started)]
         }
         if case let .refused(reason) = parts[0].content, multiple == nil { return try refuse(reason) }
         replies.append(PendingReply(request: request, property: property, multiple: multiple, parts: parts, deadline: .now + providerTimeout))
@@ -274,7 +283,9 @@ public final class SelectionOwner {
 
     /// The conversion of one target: plumbing answered at once, an offered target started in
     /// its provider's task, anything else refused.
-    private func part(target: Atom, property: Atom, requestor: WindowID, inMultiple: Bool) -> Part {
+    /// Counts each stream it starts in `started` (this requestor's, and all), and refuses a
+    /// target once either reached its maximum.
+    private func part(target: Atom, property: Atom, requestor: WindowID, inMultiple: Bool, started: inout (requestor: Int, all: Int)) -> Part {
         let name = name(of: target)
         func make(_ content: Part.Content) -> Part { Part(target: target, targetName: name, property: property, content: content) }
         if property == .none { return make(.refused(reason: "no property to put \(name) in")) }
@@ -288,6 +299,13 @@ public final class SelectionOwner {
             return make(.refused(reason: inMultiple ? "MULTIPLE inside MULTIPLE" : "MULTIPLE without pairs"))
         default:
             guard let targetName = namesByAtom[target] else { return make(.refused(reason: "\(name) is not offered")) }
+            guard started.requestor < Self.maximumStreamsPerRequestor, started.all < Self.maximumStreams else {
+                let limit = started.requestor >= Self.maximumStreamsPerRequestor
+                    ? "\(Self.maximumStreamsPerRequestor) transfers to this requestor" : "\(Self.maximumStreams) transfers in all"
+                return make(.refused(reason: "\(limit) are under way; ask again when one ended"))
+            }
+            started.requestor += 1
+            started.all += 1
             let writer = SelectionChunkWriter(capacity: sizing.bufferBytes, wakeup: wakeup)
             let request = ContentRequest(selection: selection, target: targetName, requestor: requestor)
             let provider = provider
@@ -301,6 +319,16 @@ public final class SelectionOwner {
             }
             return make(.stream(writer, task))
         }
+    }
+
+    /// The conversions streaming now (answered through INCR, or still deciding), to
+    /// `requestor` or (nil) to anyone.
+    private func streamCount(requestor: WindowID?) -> Int {
+        let deciding = replies.reduce(0) { count, reply in
+            guard requestor == nil || reply.request.requestor == requestor else { return count }
+            return count + reply.parts.count { if case .stream = $0.content { true } else { false } }
+        }
+        return deciding + transfers.keys.count { requestor == nil || $0.requestor == requestor }
     }
 
     // MARK: Progress

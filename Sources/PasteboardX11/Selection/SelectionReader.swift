@@ -30,11 +30,22 @@ public final class SelectionReader {
         _ = try? connection.enableXFixes()
     }
 
+    /// The most targets read from an owner's TARGETS: applications offer a few dozen, and a
+    /// longer list (sent through INCR, it could grow without end) is refused whole.
+    public static let maximumTargets = 1024
+
     /// The targets the owner of `selection` offers (the TARGETS conversion), as atom names in
-    /// the owner's order.
-    public func readTargets(selection: String) throws(X11Error) -> [String] {
+    /// the owner's order; at most `maximumTargets`, all read by `deadline` (nil: each answer
+    /// within `timeout`, the whole unbounded).
+    public func readTargets(selection: String, until deadline: X11Deadline? = nil) throws(X11Error) -> [String] {
         var bytes: [UInt8] = []
-        let type = try read(selection: selection, target: "TARGETS") { bytes.append(contentsOf: $0) }.type
+        let limit = Self.maximumTargets * 4
+        let type = try read(selection: selection, target: "TARGETS", until: deadline) { chunk in
+            bytes.append(contentsOf: chunk)
+            if bytes.count > limit {
+                throw X11Error.malformedFromServer("the owner of \(selection) offers more than \(Self.maximumTargets) targets")
+            }
+        }.type
         guard type == "ATOM" || type == "TARGETS", bytes.count % 4 == 0 else {
             throw .malformedFromServer("the TARGETS of \(selection) came as \(type) of \(bytes.count) bytes")
         }
@@ -44,9 +55,12 @@ public final class SelectionReader {
 
     /// Reads `selection` converted to `target`, handing the bytes to `chunk` as they arrive
     /// (several calls for a large or INCR transfer, none for empty data); returns the type the
-    /// owner gave them, the byte count and whether INCR was used.
+    /// owner gave them, the byte count and whether INCR was used. Each answer of the owner
+    /// comes within `timeout`, and with `deadline` the whole transfer ends by then: an owner
+    /// dripping a byte at a time holds a reader only that long.
     @discardableResult
-    public func read(selection: String, target: String, chunk: ([UInt8]) throws -> Void) throws(X11Error) -> SelectionData {
+    public func read(selection: String, target: String, until deadline: X11Deadline? = nil, chunk: ([UInt8]) throws -> Void) throws(X11Error) -> SelectionData {
+        let overall = deadline
         let atoms = try connection.internAtoms([selection, target])
         let (selectionAtom, targetAtom) = (atoms[0], atoms[1])
         let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(selectionAtom), timeout: timeout))
@@ -63,8 +77,7 @@ public final class SelectionReader {
         }
         try connection.send(.deleteProperty(window: window, property: property))
         try connection.send(.convertSelection(requestor: window, selection: selectionAtom, target: targetAtom, property: property, time: currentTime))
-        let deadline = X11Deadline(after: timeout)
-        let event = try connection.nextEvent(deadline: deadline, what: "the owner of \(selection) to convert it to \(target)") { event in
+        let event = try connection.nextEvent(deadline: X11Deadline(after: timeout).bounded(by: overall), what: "the owner of \(selection) to convert it to \(target)") { event in
             switch event {
             case let .selectionNotify(notify): notify.requestor == window && notify.selection == selectionAtom
             case let .xfixesSelectionNotify(notify): notify.window == window && notify.selection == selectionAtom && notify.kind != .setSelectionOwner
@@ -77,17 +90,17 @@ public final class SelectionReader {
         guard first.type == incr else {
             return SelectionData(type: try connection.atomNames([first.type])[0], byteCount: first.byteCount, wasIncremental: false)
         }
-        return try readIncremental(selection: selectionAtom, name: selection, chunk: chunk)
+        return try readIncremental(selection: selectionAtom, name: selection, until: overall, chunk: chunk)
     }
 
     /// INCR (ICCCM §2.7.2): the header property was deleted by reading it; the owner then
     /// writes each chunk and waits for us to delete it; a zero-length write ends the transfer.
-    private func readIncremental(selection: Atom, name: String, chunk: ([UInt8]) throws -> Void) throws(X11Error) -> SelectionData {
+    private func readIncremental(selection: Atom, name: String, until overall: X11Deadline?, chunk: ([UInt8]) throws -> Void) throws(X11Error) -> SelectionData {
         let (window, property) = (self.window, self.property)
         var type: Atom?
         var total = 0
         while true {
-            let event = try connection.nextEvent(deadline: X11Deadline(after: timeout), what: "the next INCR chunk of \(name)") { event in
+            let event = try connection.nextEvent(deadline: X11Deadline(after: timeout).bounded(by: overall), what: "the next INCR chunk of \(name)") { event in
                 switch event {
                 case let .propertyNotify(notify): notify.window == window && notify.atom == property && notify.isNewValue
                 case let .xfixesSelectionNotify(notify): notify.window == window && notify.selection == selection && notify.kind != .setSelectionOwner
