@@ -55,8 +55,12 @@ public struct DesktopBridge: Sendable {
 
     /// Bridges until the task is cancelled. Returns at once, with the status `off`, when the
     /// environment names no display; otherwise never gives up: a display or daemon that is not
-    /// there (yet, or any more) is waited for. `log` hears one line per thing worth logging.
-    public func run(socketPath: String, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) async {
+    /// there (yet, or any more) is waited for. `log` hears one line per thing worth logging,
+    /// alike lines at most 5 in 10 s (`LogThrottle`), the rest summarised.
+    public func run(socketPath: String, status: BridgeStatusRecorder, log write: @escaping @Sendable (String) -> Void) async {
+        // A peer can make the lanes log as fast as it likes: alike lines are throttled.
+        let throttle = LogThrottle(write: write)
+        let log: @Sendable (String) -> Void = { throttle.log($0) }
         let choice = DisplayChoice(environment: configuration.environment, allowRemote: configuration.allowRemoteDisplay)
         for note in choice.notes { log(note) }
         guard !choice.isEmpty else {
