@@ -185,3 +185,57 @@ final class DataControlSessionTests: XCTestCase {
         try compositor.send(6, opcode, [.object(id)])
     }
 }
+
+/// What a compositor that misbehaves on purpose cannot make the session hold.
+extension DataControlSessionTests {
+    func testAnOfferOfAMillionTypesKeepsOnlyTheMostAndSaysSo() throws {
+        var compositor = try ready(.wlr)
+        let id = offerID + 1
+        try compositor.send(6, 0, [.newID(id)])
+        for index in 0..<(SelectionOffer.maximumMIMETypes + 500) {
+            try compositor.send(id, 0, [.string("application/x-hostile-\(index)")])
+        }
+        try compositor.send(id, 0, [.string("text/" + String(repeating: "x", count: 5000))])
+        try compositor.send(6, 1, [.object(id)])
+        let offer = try XCTUnwrap(compositor.changes.last?.offer)
+        XCTAssertEqual(offer.mimeTypes.count, SelectionOffer.maximumMIMETypes)
+        XCTAssertTrue(offer.isOverflowing)
+        // The next, ordinary offer is whole again.
+        try compositor.send(6, 0, [.newID(id + 1)])
+        try compositor.send(id + 1, 0, [.string("text/plain")])
+        try compositor.send(6, 1, [.object(id + 1)])
+        XCTAssertEqual(compositor.changes.last?.offer?.mimeTypes, ["text/plain"])
+        XCTAssertEqual(compositor.changes.last?.offer?.isOverflowing, false)
+    }
+
+    func testOffersAnnouncedWithoutEndAreRefused() throws {
+        var compositor = try ready(.wlr)
+        var refused = false
+        for index in 0..<200 where !refused {
+            do { try compositor.send(6, 0, [.newID(offerID + 1 + UInt32(index))]) } catch { refused = true }
+        }
+        XCTAssertTrue(refused, "200 offers that never became a selection were all followed")
+    }
+
+    func testDescriptorsBesideEventsThatTakeNoneAreClosedAtOnce() throws {
+        var reader = MessageReader()
+        var pipes: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&pipes), 0)
+        // A complete event that takes no descriptor, sent with one.
+        reader.append(try WireEncoder.encode(WireMessage(objectID: 3, opcode: 0, arguments: [.uint(1)])), descriptors: [pipes[0]])
+        let frame = try XCTUnwrap(try reader.nextFrame())
+        _ = try reader.decode(frame.bytes, signature: [.uint])
+        XCTAssertEqual(try reader.dropUnclaimedDescriptors(), 1)
+        XCTAssertEqual(reader.descriptors, [])
+        XCTAssertEqual(fcntl(pipes[0], F_GETFD), -1, "the descriptor is still open")
+        close(pipes[1])
+
+        // With part of a message waiting, a few are kept for it, a flood is an error.
+        var waiting = MessageReader()
+        let bytes = try WireEncoder.encode(WireMessage(objectID: 3, opcode: 0, arguments: [.uint(1)]))
+        waiting.append(bytes.prefix(4), descriptors: [])
+        XCTAssertEqual(try waiting.dropUnclaimedDescriptors(), 0)
+        waiting.append([], descriptors: Array(repeating: -1, count: MessageReader.maxWaitingDescriptors + 1))
+        XCTAssertThrowsError(try waiting.dropUnclaimedDescriptors())
+    }
+}

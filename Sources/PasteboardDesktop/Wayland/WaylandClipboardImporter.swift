@@ -124,9 +124,14 @@ public struct WaylandClipboardImporter: DesktopLane {
             onEvent(.skipped("a newer selection replaced it"))
             return nil
         }
+        guard !offer.isOverflowing else {
+            onEvent(.skipped("the selection offers more than \(SelectionOffer.maximumMIMETypes) MIME types: not imported"))
+            return nil
+        }
         let plan = DesktopImportPlan(offer: mapping.representations(forOffered: offer.mimeTypes))
         guard !plan.entries.isEmpty else {
-            onEvent(.skipped("the selection offers nothing we map (\(offer.mimeTypes.joined(separator: ", ")))"))
+            let shown = offer.mimeTypes.prefix(8).joined(separator: ", ") + (offer.mimeTypes.count > 8 ? ", … (\(offer.mimeTypes.count) in all)" : "")
+            onEvent(.skipped("the selection offers nothing we map (\(shown))"))
             return nil
         }
         let captured: [TypeIdentifier: [UInt8]]

@@ -51,6 +51,7 @@ final class ConnectionCore: Sendable {
             let (changes, observers, deliveries) = try state.withLock { (state: inout State) throws(WaylandError) in
                 state.reader.append(bytes, descriptors: descriptors)
                 let changes = try Self.handleFrames(&state)
+                try Self.wire { () throws(WireError) in try state.reader.dropUnclaimedDescriptors() }
                 try Self.flush(&state, socket)
                 let events = state.session.sourceEvents
                 state.session.sourceEvents = []

@@ -53,6 +53,11 @@ public struct DataControlSession: Sendable {
     public var sourceEvents: [SourceEvent] = []
     /// Offers introduced by `data_offer`, with the MIME types announced so far.
     private var offerTypes: [UInt32: [String]] = [:]
+    /// Offers that announced more types than `SelectionOffer.maximumMIMETypes`.
+    private var overflowingOffers: Set<UInt32> = []
+    /// The most offers followed at once: a compositor announces an offer and then makes it a
+    /// selection, so a few at most wait; a peer announcing offers without end is broken.
+    static let maximumPendingOffers = 64
     private var nextSerial: UInt64 = 1
     /// Pending syncs by callback id. Tokens count up, and the compositor answers syncs in the
     /// order sent, so one number says which are done (callback ids are reused, tokens are not).
@@ -131,8 +136,13 @@ public struct DataControlSession: Sendable {
         case .dataControlDevice(let p):
             return try handleDevice(event, p)
         case .dataControlOffer:
-            if case .string(let mimeType?) = arguments[0], offerTypes[event.objectID] != nil {
-                offerTypes[event.objectID]?.append(mimeType)
+            if case .string(let mimeType?) = arguments[0], let count = offerTypes[event.objectID]?.count,
+               mimeType.utf8.count <= SelectionOffer.maximumMIMETypeLength {
+                if count < SelectionOffer.maximumMIMETypes {
+                    offerTypes[event.objectID]?.append(mimeType)
+                } else {
+                    overflowingOffers.insert(event.objectID)
+                }
             }
         case .dataControlSource(let p):
             try handleSource(event, p)
@@ -205,8 +215,12 @@ public struct DataControlSession: Sendable {
             guard case .newID(let id) = event.arguments[0], id >= ObjectIDAllocator.firstServerID else {
                 throw .unexpectedEvent(objectID: event.objectID, opcode: event.opcode)
             }
+            guard offerTypes[id] != nil || offerTypes.count < Self.maximumPendingOffers else {
+                throw .unexpectedEvent(objectID: event.objectID, opcode: event.opcode)
+            }
             objects[id] = .dataControlOffer(p)
             offerTypes[id] = []
+            overflowingOffers.remove(id)
             return []
         case opcodes.selectionEvent, opcodes.primarySelectionEvent:
             let kind: SelectionKind = event.opcode == opcodes.selectionEvent ? .clipboard : .primary
@@ -216,7 +230,7 @@ public struct DataControlSession: Sendable {
             if let previous = selections[kind] { destroyOffer(previous.objectID, p) }
             var offer: SelectionOffer?
             if id != 0 {
-                offer = SelectionOffer(kind: kind, mimeTypes: offerTypes[id] ?? [], objectID: id, serial: nextSerial)
+                offer = SelectionOffer(kind: kind, mimeTypes: offerTypes[id] ?? [], objectID: id, serial: nextSerial, isOverflowing: overflowingOffers.contains(id))
                 nextSerial += 1
             }
             selections[kind] = offer
@@ -240,6 +254,7 @@ public struct DataControlSession: Sendable {
     /// The compositor allocated its id and sends no `delete_id` for it; it stays in the table,
     /// so stray events still decode, until a new `data_offer` reuses the id.
     private mutating func destroyOffer(_ id: UInt32, _ p: DataControlProtocol) {
+        overflowingOffers.remove(id)
         guard offerTypes.removeValue(forKey: id) != nil else { return }
         outgoing.append(WireMessage(objectID: id, opcode: p.opcodes.offerDestroy))
     }

@@ -11,12 +11,22 @@ public struct SelectionOffer: Equatable, Hashable, Sendable {
     public let objectID: UInt32
     /// Unique per connection: tells apart offers whose object id the compositor reused.
     public let serial: UInt64
+    /// Whether the owner offered more than `maximumMIMETypes` types (only the first are kept):
+    /// an offer a bridge gives up on rather than imports in part.
+    public let isOverflowing: Bool
 
-    public init(kind: SelectionKind, mimeTypes: [String], objectID: UInt32, serial: UInt64) {
+    /// The most MIME types kept of one offer: a desktop offer has a few dozen, and every one
+    /// is a string the peer chose (one offer of a million types took 393 MB).
+    public static let maximumMIMETypes = 1024
+    /// The longest MIME type kept; longer ones (no real type is) are dropped.
+    public static let maximumMIMETypeLength = SourceLimits.maxMIMETypeLength
+
+    public init(kind: SelectionKind, mimeTypes: [String], objectID: UInt32, serial: UInt64, isOverflowing: Bool = false) {
         self.kind = kind
         self.mimeTypes = mimeTypes
         self.objectID = objectID
         self.serial = serial
+        self.isOverflowing = isOverflowing
     }
 }
 

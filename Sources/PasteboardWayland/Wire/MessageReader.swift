@@ -44,6 +44,26 @@ public struct MessageReader: Sendable {
         try WireDecoder.decode(frame, signature: signature, descriptors: &descriptors)
     }
 
+    /// The most descriptors kept while part of a message waits: more than any one message
+    /// carries (libwayland passes at most 28 per message, our events take one at most).
+    public static let maxWaitingDescriptors = 28
+
+    /// After the frames read so far were decoded: descriptors no message took belong to none
+    /// when no partial frame waits (an event that takes none was sent with some), and are
+    /// closed at once instead of being held until the connection ends; with a partial frame
+    /// waiting, more than `maxWaitingDescriptors` is a broken peer. Returns how many it closed.
+    @discardableResult
+    public mutating func dropUnclaimedDescriptors() throws(WireError) -> Int {
+        guard !descriptors.isEmpty else { return 0 }
+        if pendingByteCount == 0 {
+            let count = descriptors.count
+            closeDescriptors()
+            return count
+        }
+        guard descriptors.count <= Self.maxWaitingDescriptors else { throw .tooManyDescriptors(count: descriptors.count) }
+        return 0
+    }
+
     /// Closes the descriptors no message took (when the connection ends).
     public mutating func closeDescriptors() {
         for descriptor in descriptors { close(descriptor) }
