@@ -88,6 +88,13 @@ public final class HeadlessSway: Sendable {
         stopCompositor()
     }
 
+    /// Sends `number` to sway (SIGSTOP: a compositor that stops answering without closing any
+    /// connection; SIGCONT resumes it).
+    public func signal(_ number: Int32) {
+        let running = pid.withLock { $0 }
+        if running > 0 { Glibc.kill(running, number) }
+    }
+
     /// Stops sway if it runs (its pid forgotten, so it is never signalled again once reaped).
     private func stopCompositor() {
         let running = pid.withLock { pid in

@@ -19,6 +19,17 @@ final class DesktopExportPlanTests: XCTestCase {
         XCTAssertEqual(made.changeCount, 7)
     }
 
+    func testTextWithoutUTF8PlainTextIsOfferedUnderThePlainTextNamesToo() {
+        let html = plan([.html])
+        XCTAssertEqual(html.targetNames, ["text/html", "text/plain;charset=utf-8", "UTF8_STRING", "STRING", "TEXT"])
+        XCTAssertEqual(html.target(named: "UTF8_STRING")?.source, .representation(.html, .none))
+        XCTAssertEqual(html.target(named: "STRING")?.source, .representation(.html, .utf8ToLatin1))
+        // A .txt file of unknown charset: xclip -o (UTF8_STRING) gets it.
+        XCTAssertTrue(plan([.plainText]).targetNames.contains("UTF8_STRING"))
+        // An image alone has no text to offer.
+        XCTAssertFalse(plan([.png]).targetNames.contains("UTF8_STRING"))
+    }
+
     func testAnImageWithATitleOffersBothInTheItemsOrder() {
         let made = plan([.png, .utf8PlainText])
         XCTAssertEqual(made.targetNames.first, "image/png")

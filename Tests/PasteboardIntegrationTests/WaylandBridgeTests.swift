@@ -60,6 +60,35 @@ final class WaylandBridgeTests: IntegrationTestCase {
         return sway
     }
 
+    func testACompositorThatStopsAnsweringIsNoticedAndTheImporterEnds() throws {
+        let sway = try HeadlessSway()
+        self.sway = sway
+        var importer = WaylandClipboardImporter(
+            display: WaylandDisplay(socketPath: sway.socketPath, environment: [:], ownerTimeout: .seconds(1)),
+            selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn))
+        importer.livenessInterval = .milliseconds(300)
+        let (imports, ended, socketPath) = (imports, bridgeEnded, sandbox.socketPath)
+        bridge = Task { [importer] in
+            do {
+                try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
+                    try await importer.run(on: connection) { imports.append($0) }
+                }
+                ended.mark(nil)
+            } catch {
+                ended.mark("\(error)")
+                throw error
+            }
+        }
+        XCTAssertTrue(eventually { imports.contains(.watching) }, "\(imports.all)")
+        // Still answering: the importer keeps running through several checks.
+        XCTAssertFalse(eventually(timeout: 1.5) { ended.hasEnded }, "the importer ended with \(String(describing: ended.error)) while the compositor answered")
+        // The compositor stops without closing anything, as sway did after dropping a client.
+        sway.signal(SIGSTOP)
+        defer { sway.signal(SIGCONT) }
+        XCTAssertTrue(eventually(timeout: 10) { ended.hasEnded }, "a compositor that stopped answering went unnoticed")
+        XCTAssertTrue(ended.error?.contains("stopped answering") == true, String(describing: ended.error))
+    }
+
     /// A Wayland client of the test's own on `sway`, to see who owns the selection.
     private func watcher(_ sway: HeadlessSway) throws -> PasteboardWayland.SelectionReader {
         let reader = try PasteboardWayland.SelectionReader(socketPath: sway.socketPath)

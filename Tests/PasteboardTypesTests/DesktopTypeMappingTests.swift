@@ -27,16 +27,30 @@ final class DesktopTypeMappingTests: XCTestCase {
         XCTAssertEqual(DesktopRepresentation.Conversion.latin1ToUTF8.apply(to: [0x63, 0x61, 0x66, 0xE9]), Array("café".utf8))
     }
 
-    func testABrowsersOfferKeepsTheOwnersOrderWithTextWhereItsFirstNameStood() {
+    func testABrowsersOfferPutsThePlainTextFirstThenTheHTMLThenItsPrivateFormats() {
         let firefox = ["text/html", "text/_moz_htmlcontext", "text/_moz_htmlinfo", "UTF8_STRING", "COMPOUND_TEXT", "TEXT", "STRING",
                        "text/plain;charset=utf-8", "text/plain", "text/x-moz-url-priv", "TARGETS", "MULTIPLE", "TIMESTAMP", "SAVE_TARGETS"]
         XCTAssertEqual(types(firefox), [
+            "public.utf8-plain-text<-UTF8_STRING",
             "public.html<-text/html",
             "dyn.mime.text/_moz_htmlcontext<-text/_moz_htmlcontext",
             "dyn.mime.text/_moz_htmlinfo<-text/_moz_htmlinfo",
-            "public.utf8-plain-text<-UTF8_STRING",
             "dyn.mime.text/x-moz-url-priv<-text/x-moz-url-priv",
         ])
+    }
+
+    func testToolkitPrivateFormatsComeAfterEveryPublicTypeInTheOwnersOrder() {
+        // GTK's text view, a Qt application, LibreOffice: their own formats are listed first.
+        let gtk = ["GTKTEXTBUFFERCONTENTS-0001", "application/x-gtk-text-buffer-rich-text", "UTF8_STRING", "TEXT", "STRING", "TARGETS"]
+        XCTAssertEqual(mapping.representations(forOffered: gtk).representations.first?.type, .utf8PlainText)
+        let qt = ["application/x-qt-image", "image/png", "text/plain;charset=utf-8"]
+        XCTAssertEqual(mapping.representations(forOffered: qt).representations.map(\.type.rawValue),
+                       ["public.png", "public.utf8-plain-text", "dyn.mime.application/x-qt-image"])
+        let office = ["application/x-openoffice-embed-source-xml;windows_formatname=\"Star Embed Source (XML)\"", "text/rtf", "text/html", "UTF8_STRING"]
+        XCTAssertEqual(mapping.representations(forOffered: office).representations.first?.type, .utf8PlainText)
+        // An image copied in a browser stays an image first: only text is moved behind plain text.
+        let image = ["text/html", "text/_moz_htmlinfo", "image/png", "text/x-moz-url"]
+        XCTAssertEqual(mapping.representations(forOffered: image).representations.first?.type, .png)
     }
 
     func testAnImageAndUnknownX11NamesAreIgnoredNotGuessed() {

@@ -61,6 +61,14 @@ public struct DesktopExportPlan: Sendable, Equatable {
                 add(name, .representation(type, Self.conversion(to: name, from: type)))
             }
         }
+        // An item with text but no UTF-8 plain text (HTML only, a `.txt` file of unknown
+        // charset) still pastes in plain-text readers (xclip -o, a terminal): its best text
+        // representation is offered under the plain-text names too, as the text it is.
+        if !types.contains(.utf8PlainText), let text = types.first(where: { mapping.registry.conforms($0, to: .text) }) {
+            for name in Self.plainTextNames {
+                add(name, .representation(text, Self.conversion(to: name, from: text)))
+            }
+        }
         if isSensitive {
             // A hint the item carries itself is offered as it is (it was added above); otherwise ours.
             add(Self.passwordManagerHintTarget, .fixed(Self.passwordManagerHintSecret))
@@ -77,9 +85,14 @@ public struct DesktopExportPlan: Sendable, Equatable {
         targets.first { $0.name == name }
     }
 
-    /// How a representation of `type` becomes the bytes of the target `name`.
+    /// The names plain-text readers ask for, offered for an item's best text when it has no
+    /// UTF-8 plain text of its own.
+    static let plainTextNames = ["text/plain;charset=utf-8", "UTF8_STRING", "STRING", "TEXT"]
+
+    /// How a representation of `type` becomes the bytes of the target `name`: `STRING` and
+    /// `TEXT` are Latin-1 whatever the text's type.
     static func conversion(to name: String, from type: TypeIdentifier) -> ExportConversion {
-        if type == .utf8PlainText, name == "STRING" || name == "TEXT" { return .utf8ToLatin1 }
+        if name == "STRING" || name == "TEXT" { return .utf8ToLatin1 }
         if type == .fileURL, name == "x-special/gnome-copied-files" { return .uriListToGnomeCopiedFiles }
         return .none
     }

@@ -52,6 +52,10 @@ public struct WaylandClipboardImporter: DesktopLane {
     /// How long an offer must stay the newest before it is imported (the primary selection
     /// changes with every mouse movement); nil imports each at once.
     public var debounce: Duration?
+    /// How often the compositor is asked to answer a sync (within `ownerTimeout`): one that
+    /// stopped answering without closing the connection ends the lane, and the bridge
+    /// connects again, instead of "bridging" a clipboard it no longer hears of.
+    public var livenessInterval: Duration = .seconds(30)
 
     public init(
         display: WaylandDisplay, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
@@ -82,6 +86,43 @@ public struct WaylandClipboardImporter: DesktopLane {
         let changes = reader.changes()
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
         onEvent(.watching)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await watchLiveness(of: reader) }
+                group.addTask { try await follow(changes, of: kind, reader: reader, board: board, onEvent: onEvent) }
+                // The first to end (the changes ended or were cancelled, or the compositor went
+                // quiet) ends the other.
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        } catch is CancellationError {
+            return
+        }
+        if Task.isCancelled { return }
+        throw WaylandDisplay.connectionEnded(reader, selection: selection)
+    }
+
+    /// Asks the compositor every `livenessInterval` to answer a sync; throws when it does not
+    /// within `ownerTimeout`.
+    private func watchLiveness(of reader: PasteboardWayland.SelectionReader) async throws {
+        while true {
+            try await Task.sleep(for: livenessInterval)
+            do {
+                try await reader.confirmAnswering(within: ownerTimeout)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                // Thrown, it cancels the changes' task, which closes the connection.
+                throw DesktopImportError.displayFailed(selection: selection.waylandKind.waylandName, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Imports the current offer and each new one until `changes` ends.
+    private func follow(
+        _ changes: AsyncStream<SelectionChange>, of kind: SelectionKind, reader: PasteboardWayland.SelectionReader, board: Pasteboard,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) async throws {
         var lastSerial: UInt64 = 0
         // The change count of the latest import: what the selection's owner leaving concerns.
         var lastImport: Int?
@@ -108,8 +149,6 @@ public struct WaylandClipboardImporter: DesktopLane {
         } catch is CancellationError {
             return
         }
-        if Task.isCancelled { return }
-        throw WaylandDisplay.connectionEnded(reader, selection: selection)
     }
 
     /// Imports `offer` unless it is our own, was replaced, or repeats the last import; returns

@@ -37,6 +37,13 @@ public final class ClipboardHandover: Sendable {
         state.withLock { $0.imported = (owner, changeCount) }
     }
 
+    /// The change count of the latest import of this selection, by the importer or by the
+    /// clipboard manager (which imports a hand-over that arrived before the importer read the
+    /// owner's offer): the change whose content the desktop loses when its owner leaves.
+    var latestImportChangeCount: Int? {
+        state.withLock { $0.imported?.changeCount }
+    }
+
     /// The change count at which `owner`'s offer was imported last, if it was the latest import.
     func importedChangeCount(of owner: WindowID) -> Int? {
         state.withLock { state in

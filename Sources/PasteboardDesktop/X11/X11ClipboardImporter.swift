@@ -88,20 +88,19 @@ public struct X11ClipboardImporter: DesktopLane {
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
         // However this ends, the watcher thread ends with it.
         defer { cancellation.cancel() }
-        // The change count of the latest import: what the selection's owner leaving concerns.
-        var lastImport: Int?
         do {
             try await withTaskCancellationHandler {
                 try await news.forEach { item in
                     switch item {
                     case .offer(let offer):
                         let provider = self.item(for: offer)
-                        lastImport = try await DesktopImportCommit.put(
+                        _ = try await DesktopImportCommit.put(
                             provider, captured: offer.captured, on: board, echo: echo, recent: recent,
-                            record: { handover.recordImport(owner: offer.owner, changeCount: $0) }, onEvent: onEvent
-                        ) ?? lastImport
+                            record: { handover.recordImport(owner: offer.owner, changeCount: $0) }, onEvent: onEvent)
                     case .ownerLeft:
-                        vacancy.ownerLeft(afterImport: lastImport)
+                        // The latest import, ours or the clipboard manager's: an application that
+                        // copies and quits at once hands its copy over before we read its offer.
+                        vacancy.ownerLeft(afterImport: handover.latestImportChangeCount)
                     }
                 }
             } onCancel: {

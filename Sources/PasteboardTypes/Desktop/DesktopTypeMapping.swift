@@ -68,9 +68,46 @@ public struct DesktopTypeMapping: Sendable {
         return Array(value[first...last]) == Array(secretHintValue.utf8)
     }
 
-    /// The representations a desktop owner's `offered` targets (in the owner's order) become:
-    /// in that order, one per type identifier, plumbing and unknown X11 names dropped.
+    /// The representations a desktop owner's `offered` targets become, one per type
+    /// identifier, plumbing and unknown X11 names dropped, in the owner's order within each
+    /// `ImportRank`: declared types first (images, files, plain text, an app's declared types),
+    /// then rich text (HTML, RTF), then types the registry does not know (a toolkit's private
+    /// formats: GTK's `GTKTEXTBUFFERCONTENTS-0001`, Firefox's `text/_moz_htmlcontext`, Qt's
+    /// `application/x-qt-…`, Chromium's `chromium/x-…`), so that a plain `pb paste` of a copy
+    /// in any application prints its text, and its captured text still pastes after the
+    /// application quit.
     public func representations(forOffered offered: [String]) -> DesktopOffer {
+        let offer = representationsInOwnersOrder(forOffered: offered)
+        let ranked = offer.representations.enumerated().sorted { left, right in
+            let (a, b) = (importRank(of: left.element.type), importRank(of: right.element.type))
+            return a != b ? a < b : left.offset < right.offset
+        }
+        return DesktopOffer(representations: ranked.map(\.element), ignored: offer.ignored)
+    }
+
+    /// Where a desktop copy's representation of `type` goes in its item (lower first).
+    public enum ImportRank: Int, Comparable, Sendable {
+        /// A type declared in the registry (or the bridge's own: text, files, URLs, secrets).
+        case declared
+        /// Declared text other than plain text (`public.html`, `public.rtf`): applications
+        /// list it first as their richest, but a terminal wants the plain text.
+        case richText
+        /// A dynamic type: a MIME type or X11 name nothing declares.
+        case undeclared
+
+        public static func < (left: ImportRank, right: ImportRank) -> Bool { left.rawValue < right.rawValue }
+    }
+
+    /// The rank of a desktop representation of `type`.
+    public func importRank(of type: TypeIdentifier) -> ImportRank {
+        if [.utf8PlainText, .fileURL, .url].contains(type) || type.rawValue == Self.concealedTarget { return .declared }
+        guard type.dynamicMIMEType == nil, registry.declaration(for: type) != nil else { return .undeclared }
+        if registry.conforms(type, to: .text), !registry.conforms(type, to: .plainText) { return .richText }
+        return .declared
+    }
+
+    /// The representations of `offered` in the owner's order.
+    private func representationsInOwnersOrder(forOffered offered: [String]) -> DesktopOffer {
         var representations: [DesktopRepresentation] = []
         var seen = Set<TypeIdentifier>()
         var ignored: [String] = []

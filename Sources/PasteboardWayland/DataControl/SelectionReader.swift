@@ -101,9 +101,24 @@ public final class SelectionReader: Sendable {
     func roundtrip(timeout: Duration) async throws {
         let callback = try core.withSession { session throws(WaylandError) in try session.sync() }
         let deadline = ContinuousClock.now + timeout
+        // The answer usually comes within a millisecond: look again soon, then less often.
+        var pause: Duration = .milliseconds(1)
         while try !core.withSession({ $0.isSynced(callback) }) {
             guard ContinuousClock.now < deadline else { throw WaylandError.timedOut(waitingFor: "a roundtrip") }
-            try await Task.sleep(for: .milliseconds(2))
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(50))
+        }
+    }
+
+    /// Checks that the compositor still answers: a `wl_display.sync` whose `done` must come
+    /// within `timeout`. A compositor can stop sending a client events without closing its
+    /// connection (sway 1.7 after dropping a client that offered 10,000 types); nothing else
+    /// shows it. Throws `WaylandError.timedOut`, or the connection's failure.
+    public func confirmAnswering(within timeout: Duration) async throws {
+        do {
+            try await roundtrip(timeout: timeout)
+        } catch WaylandError.timedOut {
+            throw WaylandError.timedOut(waitingFor: "the compositor to answer a sync (it stopped answering)")
         }
     }
 

@@ -9,8 +9,9 @@ import Glibc
 /// request → event → request sequences. A connection owned by one thread that writes a request
 /// and polls for the answer with a deadline keeps those state machines plain sequential code,
 /// needs no event loop in the daemon, and keeps this module free of NIO (it links only
-/// Glibc and Synchronization). Waits poll in short slices so cancellation (a token or the
-/// calling task's) is noticed promptly.
+/// Glibc and Synchronization). A wait sleeps until the server, a wakeup or a cancellation
+/// token's descriptor has something (an idle connection makes no system call); only inside a
+/// Swift task, whose cancellation has no descriptor, does it poll in short slices.
 final class X11Socket {
     private(set) var fd: Int32
     /// Bytes received and not yet consumed: `storage[start..<end]`.
@@ -20,7 +21,8 @@ final class X11Socket {
     /// How much one recv asks for at least.
     static let readSize = 256 * 1024
 
-    /// How long one poll waits before checking for cancellation again.
+    /// How long one poll waits before checking for cancellation again, where cancellation has
+    /// no descriptor to wake it (inside a Swift task).
     static let pollSlice: Duration = .milliseconds(50)
 
     private init(fd: Int32) { self.fd = fd }
@@ -201,27 +203,31 @@ final class X11Socket {
         }
     }
 
-    /// A poll slice (at most `pollSlice`) in poll's milliseconds, at least 1.
-    /// Clamped here, not only by the callers: any Duration converts without trapping.
-    private static func pollMilliseconds(_ slice: Duration) -> Int32 {
-        let bounded = min(max(slice, .zero), pollSlice)
-        return Int32(max(1, bounded.components.seconds * 1000 + bounded.components.attoseconds / 1_000_000_000_000_000))
+    /// How long the next poll may wait, in poll's milliseconds (-1: until something arrives):
+    /// until `deadline` (nil: none) when `cancellation` wakes the poll through its descriptor,
+    /// else a slice (`pollSlice`) at most, after which the caller checks for cancellation
+    /// again (inside a Swift task, whose cancellation has no descriptor, too). Nil once the
+    /// deadline passed. Any Duration converts without trapping.
+    private static func pollTimeout(until deadline: ContinuousClock.Instant?, cancellation: X11Cancellation?) -> Int32? {
+        let wakesAtCancel = (cancellation?.readFD ?? -1) >= 0 && withUnsafeCurrentTask { $0 == nil }
+        var wait: Duration? = wakesAtCancel ? nil : pollSlice
+        if let deadline {
+            let left = deadline - .now
+            guard left > .zero else { return nil }
+            wait = min(wait ?? left, left)
+        }
+        guard let wait else { return -1 }
+        let (seconds, attoseconds) = wait.components
+        guard seconds < Int64(Int32.max) / 1000 else { return Int32.max }
+        return Int32(max(1, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
     }
 
-    /// How long the next poll may wait: a slice, or less when `deadline` (nil: none) comes
-    /// first; nil once it has passed.
-    private static func slice(until deadline: ContinuousClock.Instant?) -> Duration? {
-        guard let deadline else { return pollSlice }
-        let left = deadline - .now
-        return left <= .zero ? nil : min(pollSlice, left)
-    }
-
-    /// Polls `descriptors` for readability for at most `slice`: true when one is ready; false
-    /// when the slice passed or a signal interrupted (the caller looks at its deadline and
-    /// cancellation again). The descriptors are the caller's memory (its stack: one `pollfd`, or
-    /// a temporary pair), so the wait for every read of server bytes allocates nothing.
-    private static func pollReady(_ descriptors: UnsafeMutableBufferPointer<pollfd>, for slice: Duration) throws(X11Error) -> Bool {
-        let ready = poll(descriptors.baseAddress, nfds_t(descriptors.count), pollMilliseconds(slice))
+    /// Polls `descriptors` for readability for at most `milliseconds` (-1: no limit): true when
+    /// one is ready; false when the time passed or a signal interrupted (the caller looks at its
+    /// deadline and cancellation again). The descriptors are the caller's memory (its stack), so
+    /// the wait for every read of server bytes allocates nothing.
+    private static func pollReady(_ descriptors: UnsafeMutableBufferPointer<pollfd>, for milliseconds: Int32) throws(X11Error) -> Bool {
+        let ready = poll(descriptors.baseAddress, nfds_t(descriptors.count), milliseconds)
         if ready < 0 {
             if errno == EINTR { return false }
             throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
@@ -232,18 +238,19 @@ final class X11Socket {
     /// What ended `waitReadable`.
     enum Readiness { case socket, wakeup, deadline }
 
-    /// Sleeps until the server sent bytes (or some are buffered), `wakeup` was signalled, or
-    /// `deadline` (nil: none) passed; checks cancellation every poll slice.
+    /// Sleeps until the server sent bytes (or some are buffered), `wakeup` was signalled,
+    /// `deadline` (nil: none) passed or `cancellation` came (which throws).
     func waitReadable(until deadline: ContinuousClock.Instant?, wakeup: X11Wakeup?, cancellation: X11Cancellation?) throws(X11Error) -> Readiness {
         if start < end { return .socket }
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
-            guard let slice = Self.slice(until: deadline) else { return .deadline }
-            // The socket and the wakeup's pipe (-1 without one, which poll skips).
-            let readiness = try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors throws(X11Error) -> Readiness? in
+            guard let timeout = Self.pollTimeout(until: deadline, cancellation: cancellation) else { return .deadline }
+            // The socket, the wakeup's pipe and the cancellation's (-1 without one, which poll skips).
+            let readiness = try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 3) { descriptors throws(X11Error) -> Readiness? in
                 descriptors[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 descriptors[1] = pollfd(fd: wakeup?.readFD ?? -1, events: Int16(POLLIN), revents: 0)
-                guard try Self.pollReady(descriptors, for: slice) else { return nil }
+                descriptors[2] = pollfd(fd: cancellation?.readFD ?? -1, events: Int16(POLLIN), revents: 0)
+                guard try Self.pollReady(descriptors, for: timeout), descriptors[2].revents == 0 else { return nil }
                 return descriptors[1].revents != 0 ? .wakeup : .socket
             }
             guard let readiness else { continue }
@@ -261,10 +268,13 @@ final class X11Socket {
     private func fill(wanting count: Int, deadline: X11Deadline?, cancellation: X11Cancellation?, what: String) throws(X11Error) {
         while true {
             if cancellation?.isCancelled == true || Task.isCancelled { throw .cancelled }
-            guard let slice = Self.slice(until: deadline?.instant) else { throw .timedOut(what: what, seconds: deadline?.seconds ?? 0) }  // only a deadline passes
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = try withUnsafeMutablePointer(to: &descriptor) { pointer throws(X11Error) -> Bool in
-                try Self.pollReady(UnsafeMutableBufferPointer(start: pointer, count: 1), for: slice)
+            guard let timeout = Self.pollTimeout(until: deadline?.instant, cancellation: cancellation) else {
+                throw .timedOut(what: what, seconds: deadline?.seconds ?? 0)  // only a deadline passes
+            }
+            let ready = try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors throws(X11Error) -> Bool in
+                descriptors[0] = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                descriptors[1] = pollfd(fd: cancellation?.readFD ?? -1, events: Int16(POLLIN), revents: 0)
+                return try Self.pollReady(descriptors, for: timeout) && descriptors[1].revents == 0
             }
             if ready { break }
         }
