@@ -236,6 +236,24 @@ final class WaylandBridgeTests: IntegrationTestCase {
         XCTAssertFalse(try pbOK("history").stdoutText.contains(secret), "nor the history")
     }
 
+    func testTheCapturedTextPastesAfterAnApplicationWithAPrivateFormatFirstQuit() throws {
+        let sway = try startBridge()
+        let source = try imported {
+            // As GTK's text view offers: its own format first, then the text.
+            let peer = try watcher(sway)
+            peerSources.append(try SelectionSource(offering: ["application/x-gtk-text-buffer-rich-text", "text/plain;charset=utf-8"], on: peer) { transfer in
+                try await transfer.write(Array((transfer.mimeType == "text/plain;charset=utf-8" ? "the text" : "GTKTEXTBUFFERCONTENTS-0001").utf8))
+            })
+        }
+        _ = source
+        XCTAssertEqual(try representations().first, "public.utf8-plain-text", "the private format is not first")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "the text")
+        // The application quits: the captured text still pastes, without -t.
+        peerSources.forEach { $0.destroy() }
+        peerSources = []
+        XCTAssertEqual(try pbOK("paste").stdoutText, "the text")
+    }
+
     func testASensitiveCopyIsOfferedWithTheSecretHint() throws {
         let sway = try startBridge()
         let offered = try exported { try pbOK("copy", "--sensitive", stdin: Data("hunter2".utf8)) }
