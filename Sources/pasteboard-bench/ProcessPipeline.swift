@@ -59,7 +59,7 @@ struct ProcessPipeline {
             descriptors.append((errors, 2))
             do {
                 pids.append(try Spawned.start(
-                    command, stdin: index == 0 ? input : "/dev/null", output: index == stages.count - 1 ? output : "/dev/null",
+                    command, stdin: index == 0 ? input : "/dev/null", output: index == stages.count - 1 ? output : "/dev/null", truncating: true,
                     descriptors: descriptors, environment: environment).pid)
             } catch {
                 for pid in pids { Spawned(pid: pid).stop() }

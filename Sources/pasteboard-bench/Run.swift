@@ -17,7 +17,7 @@ struct Run: AsyncParsableCommand {
             pipe against a socketpair copy; a loadData started from a @MainActor caller against the same from a plain task), memory (the daemon's peak resident size while \
             relaying 4 GiB), copy (pb copy of a 1 GiB file of random bytes and the same \
             from a pipe, to a durable daemon, against cp and cat followed by sync to the same \
-            filesystem; pb paste of the stored copy against cat; pb's peak resident size; the \
+            filesystem; pb paste of the stored copy into a pipe and into a file against cat; pb's peak resident size; the \
             daemon's resident size above idle while it takes 4 GiB from a pipe and after), scale (paste latency with 10,000 items against 1; 1,000 \
             connections at once), and the desktop bridge, with a daemon given the bench's own \
             display so it starts its bridge: bridge-x11 (pb paste of 16 bytes xclip -i owns \
@@ -25,12 +25,13 @@ struct Run: AsyncParsableCommand {
             bridge against xclip -o from xclip -i, with the daemon's and the bridge's peak \
             resident sizes) and bridge-wayland (the same export with wl-paste against wl-copy, \
             on a headless sway). Baselines come from Debian's xsel, xclip, xvfb, sway, \
-            wl-clipboard and redis-server packages; a missing one is named in the table and our \
+            wl-clipboard, redis-server and redis-tools packages, and pb's peak memory from GNU time (the time \
+            package); a missing one is named in the table and our \
             figure is still printed where it can be measured. Nothing is installed by the bench.
             """
     )
 
-    @Option(help: "Scenarios to run, comma-separated: \(Self.scenarioNames.joined(separator: ", ")) (default: all).")
+    @Option(help: "Scenarios to run, comma-separated: \(Self.scenarioNames.joined(separator: ", ")).")
     var only: String = Self.scenarioNames.joined(separator: ",")
 
     @Option(help: "Timed runs per small command; the median is reported.")

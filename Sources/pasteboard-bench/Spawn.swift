@@ -12,15 +12,16 @@ struct Spawned {
     /// /dev/null); stdout and stderr go to `output` (default /dev/null). `descriptors` maps
     /// descriptors of ours to the numbers the child sees them as. `environment`, when given, is
     /// the child's instead of this process's.
-    static func start(_ arguments: [String], stdin: String = "/dev/null", output: String = "/dev/null",
+    static func start(_ arguments: [String], stdin: String = "/dev/null", output: String = "/dev/null", truncating: Bool = false,
                       descriptors: [(ours: Int32, theirs: Int32)] = [], environment: ChildEnvironment? = nil) throws -> Spawned {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        // /dev/null is opened as the shell's `> /dev/null` opens it, without O_APPEND (which
-        // would refuse sendfile, what `pb paste` uses for a stored file); logs are appended to.
-        let flags = output == "/dev/null" ? O_WRONLY : O_WRONLY | O_CREAT | O_APPEND
+        // /dev/null, and with `truncating` any file, is opened as the shell's `>` opens it,
+        // without O_APPEND (which refuses copy_file_range, what `pb paste` and `cat` use for a
+        // file into a file); logs are appended to.
+        let flags = output == "/dev/null" ? O_WRONLY : truncating ? O_WRONLY | O_CREAT | O_TRUNC : O_WRONLY | O_CREAT | O_APPEND
         posix_spawn_file_actions_addopen(&actions, 1, output, flags, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         for (ours, theirs) in descriptors { posix_spawn_file_actions_adddup2(&actions, ours, theirs) }

@@ -88,6 +88,21 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertEqual(outcomes[0], outcomes[1], "pb's status differs between the kernel copy and the streamed paste")
     }
 
+    func testAStoredCopyPastesIntoANewFileAndAppendsToAnExistingOne() throws {
+        let source = try randomFile("stored", size: 6 << 20)
+        try pbOK("copy", source)
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        // `>`: the filesystem's own copy (copy_file_range); `>>`: O_APPEND, which refuses it,
+        // so pb reads and writes; both give the bytes, the second after what was there.
+        let written = sandbox.path("written"), appended = sandbox.path("appended")
+        try Data("kept\n".utf8).write(to: URL(fileURLWithPath: appended))
+        let result = try runTool("/bin/sh", ["-c", "\"$0\" paste > \"$1\" && \"$0\" paste >> \"$2\"", Binaries.url("pb").path, written, appended],
+                                 environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: written)), data)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: appended)), Data("kept\n".utf8) + data)
+    }
+
     func testAStoredFileTruncatedBehindTheDaemonsBackIsRefusedWhetherHandedOffOrStreamed() throws {
         let size = 2 << 20  // over SpoolPolicy.handoffMinimum: pb paste is handed the file
         let source = try randomFile("truncated", size: size)

@@ -112,7 +112,7 @@ final class SelectionOwnerPlanningTests: XCTestCase {
     }
 
     func testTheChunkWriterWaitsForRoomAndThrowsOnceAbandoned() async throws {
-        let writer = SelectionChunkWriter(capacity: 10, wakeup: try X11Wakeup())
+        let writer = SelectionChunkWriter(capacity: 10, wakeAbove: 5, wakeup: try X11Wakeup())
         try await writer.write([1, 2, 3, 4, 5, 6])
         XCTAssertEqual(writer.snapshot.buffered, 6)
         let second = Task { try await writer.write([7, 8, 9, 10, 11, 12]) }  // 12 > 10: waits
@@ -124,7 +124,7 @@ final class SelectionOwnerPlanningTests: XCTestCase {
         writer.finish()
         XCTAssertTrue(writer.snapshot.finished)
 
-        let abandoned = SelectionChunkWriter(capacity: 4, wakeup: try X11Wakeup())
+        let abandoned = SelectionChunkWriter(capacity: 4, wakeAbove: 2, wakeup: try X11Wakeup())
         let blocked = Task { try await abandoned.write([UInt8](repeating: 0, count: 8)) }
         try await Task.sleep(for: .milliseconds(50))
         abandoned.abandon(reason: "the requestor went away")

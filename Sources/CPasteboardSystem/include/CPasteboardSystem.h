@@ -75,10 +75,12 @@ ssize_t pasteboard_receive_descriptor(int socket, void *payload, size_t capacity
 /// socket buffers of `buffer` bytes. Returns 0, or -1 with errno set.
 int pasteboard_make_transfer_pair(int fds[2], int buffer);
 
-/// Sends up to `length` bytes of the file `file`, from its current offset, into the socket
-/// `socket` inside the kernel (sendfile). Returns the bytes sent, 0 at end of file, or -1 with
-/// errno set.
-ssize_t pasteboard_send_file(int socket, int file, size_t length);
+/// Sends up to `length` bytes of the file `file`, from its current offset, into `out` inside
+/// the kernel: copy_file_range when `out` is a regular file (the filesystem's own copy, as cat
+/// does), else sendfile (a pipe, a socket). Returns the bytes sent, 0 at end of file, or -1
+/// with errno set: EINVAL when the kernel cannot copy into `out` (an O_APPEND file), where the
+/// caller reads and writes instead.
+ssize_t pasteboard_send_file(int out, int file, size_t length);
 
 /// Ignores SIGPIPE from now on, so a write into a pipe whose reader left fails with EPIPE
 /// instead of ending the process.

@@ -6,7 +6,8 @@ import Musl
 import CPasteboardSystem
 internal import PasteboardProtocol
 
-/// A handed-off stored file copied into an output descriptor inside the kernel (sendfile),
+/// A handed-off stored file copied into an output descriptor inside the kernel (copy_file_range
+/// into a file, sendfile into a pipe or socket),
 /// never through this process's memory: `pb paste > file` or `| cmd` of a large stored copy
 /// then costs what `cat` costs, or less.
 package enum KernelCopy {
@@ -14,7 +15,7 @@ package enum KernelCopy {
     /// write that meets EPIPE is not (see `Output.write`).
     package struct OutputClosed: Error {}
 
-    /// Bytes per sendfile call: between calls progress is reported and the interrupt checked.
+    /// Bytes per kernel copy call: between calls progress is reported and the interrupt checked.
     static let step = 16 << 20
 
     /// Copies `source` from its current offset to its end into `target`; returns the bytes

@@ -19,6 +19,9 @@ struct ExportedContent: Sendable {
             try await writer.write(bytes)
         case let .representation(type, conversion):
             var encoder = ExportEncoder(conversion)
+            // An identity export is gathered into whole selection chunks straight from the
+            // received bytes (one copy); a conversion's output is written as it comes.
+            var gathered = conversion == .none ? WholeChunks(size: writer.chunkBytes) : nil
             let exported = plan.changeCount
             do {
                 try await board.load(item: 0, accepting: [type], header: { loaded in
@@ -27,13 +30,17 @@ struct ExportedContent: Sendable {
                         throw DesktopExportError.pasteboardChanged(exported: exported, current: loaded.changeCount)
                     }
                 }, chunk: { chunk in
-                    let bytes = encoder.encode(chunk)
-                    if !bytes.isEmpty { try await writer.write(bytes) }
+                    if gathered != nil {
+                        for whole in gathered!.add(chunk) { try await writer.write(whole) }
+                    } else {
+                        let bytes = encoder.encode(chunk)
+                        if !bytes.isEmpty { try await writer.write(bytes) }
+                    }
                 })
             } catch let error as PasteboardError {
                 throw DesktopExportError.loadFailed(target: request.target, code: error.code?.rawValue, message: error.description)
             }
-            let tail = encoder.finish()
+            let tail = gathered?.finish() ?? encoder.finish()
             if !tail.isEmpty { try await writer.write(tail) }
         }
     }

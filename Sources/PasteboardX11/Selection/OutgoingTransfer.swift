@@ -57,6 +57,9 @@ struct IncrementalTransfer {
     var phase: Phase = .awaitingDelete
     /// The bound of the current wait: on the requestor (awaitingDelete) or the provider.
     var deadline: ContinuousClock.Instant
+    /// When less than a chunk is buffered for a ready requestor, the moment it is sent anyway
+    /// (a slow provider is not made to fill a whole chunk first).
+    var partialAt: ContinuousClock.Instant?
     var bytesSent = 0
     var chunksSent = 0
 }

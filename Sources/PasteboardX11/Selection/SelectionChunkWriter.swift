@@ -6,7 +6,10 @@ import Synchronization
 /// only when a requestor asks, and it may be far larger than memory should hold. `write`
 /// returns as soon as the bytes are buffered, and awaits while more than
 /// `SelectionTransferSizing.bufferBytes` wait for the requestor, so a transfer holds about two
-/// chunks however large the data. Each write wakes the owner's thread at once.
+/// chunks however large the data. A write wakes the owner's thread only when the owner has
+/// something to do with it: the first bytes after none, the bytes buffered passing a chunk's
+/// worth (`wakeAbove`), and the end; so a fast provider's many small writes cost the owner two
+/// wakes per chunk, and the chunks it sends are whole ones.
 ///
 /// The provider returning ends the data; throwing refuses the conversion (or, once INCR has
 /// started, abandons it). When the owner abandons the transfer (the requestor went away or
@@ -26,24 +29,34 @@ public final class SelectionChunkWriter: Sendable {
 
     private let state = Mutex(State())
     private let capacity: Int
+    /// The bytes buffered above which the owner is woken (a chunk's worth).
+    private let wakeAbove: Int
     private let wakeup: X11Wakeup
 
-    init(capacity: Int, wakeup: X11Wakeup) {
+    /// The size of the chunks the owner sends: a write of exactly this size goes to the socket
+    /// without being joined to other pieces (a copy).
+    public var chunkBytes: Int { wakeAbove }
+
+    init(capacity: Int, wakeAbove: Int, wakeup: X11Wakeup) {
         self.capacity = capacity
+        self.wakeAbove = min(wakeAbove, capacity)
         self.wakeup = wakeup
     }
 
     /// Appends `bytes` to the data; awaits while the requestor is more than a buffer behind.
     public func write(_ bytes: [UInt8]) async throws {
         guard !bytes.isEmpty else { return }
-        let mustWait = try state.withLock { state throws(SelectionTransferAbandoned) -> Bool in
+        let (mustWait, wakes) = try state.withLock { state throws(SelectionTransferAbandoned) -> (Bool, Bool) in
             if let reason = state.abandoned { throw SelectionTransferAbandoned(reason: reason) }
             if state.finished { throw SelectionTransferAbandoned(reason: "the provider wrote after it returned") }
+            let before = state.buffered
             state.chunks.append(bytes)
             state.buffered += bytes.count
-            return state.buffered > capacity
+            // Woken by the first bytes after none (a ready owner starts its short wait for more)
+            // and when a whole chunk is there.
+            return (state.buffered > capacity, before == 0 || (before <= wakeAbove && state.buffered > wakeAbove))
         }
-        wakeup.signal()
+        if wakes { wakeup.signal() }
         guard mustWait else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let outcome: Result<Void, SelectionTransferAbandoned>? = state.withLock { state in

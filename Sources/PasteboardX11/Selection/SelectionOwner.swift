@@ -91,6 +91,9 @@ public final class SelectionOwner {
     private var goneWindows: [(WindowID, String)] = []
     private var report: (SelectionOwnerEvent) -> Void = { _ in }
 
+    /// How long a ready requestor waits for a whole chunk once some bytes are buffered.
+    static let partialDelay: Duration = .milliseconds(20)
+
     /// The plumbing targets every owner answers itself.
     public static let plumbingTargets = ["TARGETS", "TIMESTAMP", "MULTIPLE", "INCR"]
 
@@ -197,7 +200,7 @@ public final class SelectionOwner {
             goneWindows = []
             try advance()
             if !isOwner, replies.isEmpty, transfers.isEmpty { return .lost }
-            let deadline = (replies.map(\.deadline) + transfers.values.map(\.deadline)).min()
+            let deadline = (replies.map(\.deadline) + transfers.values.map(\.deadline) + transfers.values.compactMap(\.partialAt)).min()
             let ownWindow = window
             let event = try connection.waitForEvent(until: deadline, wakeup: wakeup) { event in
                 switch event {
@@ -306,7 +309,7 @@ public final class SelectionOwner {
             }
             started.requestor += 1
             started.all += 1
-            let writer = SelectionChunkWriter(capacity: sizing.bufferBytes, wakeup: wakeup)
+            let writer = SelectionChunkWriter(capacity: sizing.bufferBytes, wakeAbove: sizing.chunkBytes, wakeup: wakeup)
             let request = ContentRequest(selection: selection, target: targetName, requestor: requestor)
             let provider = provider
             let task = Task.detached {
@@ -420,7 +423,15 @@ public final class SelectionOwner {
             if let failure = state.failure {
                 return end(key, .failed(target: transfer.targetName, requestor: key.requestor, reason: "its provider failed after \(transfer.bytesSent) bytes: \(failure)"))
             }
-            if state.buffered > 0 {
+            // Whole chunks (the writer wakes us once one is buffered): a requestor's round trip
+            // per chunk is the cost of INCR. Less only at the end, or when the provider has not
+            // filled a chunk within `partialDelay` of the first bytes.
+            let whole = state.buffered >= sizing.chunkBytes || (state.finished && state.buffered > 0)
+            if state.buffered > 0, !whole, transfer.partialAt == nil {
+                transfer.partialAt = now + Self.partialDelay
+                transfers[key] = transfer
+            } else if whole || (state.buffered > 0 && now >= transfer.partialAt ?? now) {
+                transfer.partialAt = nil
                 let chunk = transfer.writer.take(upTo: sizing.chunkBytes)
                 try connection.sendToRequestor(.changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: chunk))
                 transfer.bytesSent += chunk.count
