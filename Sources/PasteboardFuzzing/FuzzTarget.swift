@@ -18,6 +18,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case x11
     /// The Wayland wire reader and decoder of the desktop bridge, on a stream of messages.
     case wayland
+    /// The Wayland data-control state machine after a well-formed set-up, driven by a scripted
+    /// compositor's events (`WaylandSessionFuzzing`).
+    case waylandSession = "wayland-session"
 
     /// Runs `input` through the target's decoder, checks its invariants, and returns a one-line
     /// summary of what the decoder made of it (for the replayer).
@@ -30,6 +33,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .requests: RequestFuzzing.run(input)
         case .x11: DesktopWireFuzzing.runX11(input)
         case .wayland: DesktopWireFuzzing.runWayland(input)
+        case .waylandSession: WaylandSessionFuzzing.run(input)
         }
     }
 

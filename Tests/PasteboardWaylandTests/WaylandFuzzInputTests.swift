@@ -15,4 +15,15 @@ final class WaylandFuzzInputTests: XCTestCase {
             XCTAssertFalse(summary.hasPrefix("0 decoded") || summary.contains("refused"), "\(input): a seed decodes: \(summary)")
         }
     }
+
+    func testTheDataControlSessionKeepsItsInvariantsOnEveryCommittedScript() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz").path
+        let inputs = try FuzzCorpus.committedInputs(of: .waylandSession, in: fixtures)
+        XCTAssertGreaterThanOrEqual(inputs.count, 3, "the wayland-session seeds")
+        for input in inputs {
+            let summary = FuzzTarget.waylandSession.run(try FuzzCorpus.contents(of: input))
+            XCTAssertTrue(summary.contains("handled"), "\(input): a seed is handled to its end: \(summary)")
+        }
+    }
 }
