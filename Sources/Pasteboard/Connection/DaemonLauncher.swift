@@ -86,10 +86,32 @@ enum DaemonLauncher {
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
-        let reason = exitStatus.map { "started pasteboardd but it exited with status \($0)" }
-            ?? "started pasteboardd but it did not listen within 5 seconds (\(describe(lastError)))"
         let log = socketPath + ".log"
+        // A daemon that refused to start said why as the last line of its log: say it here.
+        let why = exitStatus != nil ? lastLogLine(log).map { ": " + $0 } ?? "" : ""
+        let reason = exitStatus.map { "started pasteboardd but it exited with status \($0)\(why)" }
+            ?? "started pasteboardd but it did not listen within 5 seconds (\(describe(lastError)))"
         throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: reason + (access(log, F_OK) == 0 ? "; see \(log)" : ""))
+    }
+
+    /// The last line of the daemon's log at `path` (its last 4 KiB read, the file not followed
+    /// through a link nor blocked on a FIFO), with the daemon's own prefix removed.
+    static func lastLogLine(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid() else { return nil }
+        let count = min(Int(info.st_size), 4096)
+        guard count > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(info.st_size) - off_t(count)) }
+        guard read > 0 else { return nil }
+        let text = String(decoding: bytes[..<read], as: UTF8.self)
+        guard let line = text.split(separator: "\n").last.map(String.init) else { return nil }
+        // "2026-…+0000 error pasteboardd: the message [PasteboardDaemon]" or "pasteboardd: the message".
+        let message = line.firstRange(of: "pasteboardd: ").map { String(line[$0.upperBound...]) } ?? line
+        return message.replacing(" [PasteboardDaemon]", with: "")
     }
 
     /// Collects the started daemon if it already exited; returns its exit status then.

@@ -2,6 +2,8 @@
 package enum DaemonError: Error, Sendable, CustomStringConvertible {
     /// Another daemon already serves this socket.
     case alreadyRunning(socketPath: String, pid: Int32?)
+    /// Another daemon, serving another socket, uses this state directory.
+    case stateDirectoryInUse(directory: String, pid: Int32?, socketPath: String?)
     /// One of the daemon's directories (`kind` says which) is unsafe or cannot be made.
     case unsafeDirectory(path: String, kind: OwnDirectory.Kind, reason: String)
     /// A file of the daemon's in one of its directories is not a regular file of this user
@@ -16,6 +18,10 @@ package enum DaemonError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .alreadyRunning(let path, let pid):
             "another pasteboardd\(pid.map { " (pid \($0))" } ?? "") is already serving \(path)"
+        case .stateDirectoryInUse(let directory, let pid, let socketPath):
+            "the state directory \(directory) is in use by another pasteboardd"
+                + (pid.map { " (pid \($0))" } ?? "") + (socketPath.map { " serving \($0)" } ?? "")
+                + "; give this daemon its own with --state-directory DIR (or its own XDG_STATE_HOME), or keep nothing on disk with --memory-only"
         case .unsafeDirectory(let path, let kind, let reason):
             "refusing to use \(kind) \(path): \(reason)"
         case .unsafeFile(let path, let reason):

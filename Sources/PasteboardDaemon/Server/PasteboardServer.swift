@@ -23,12 +23,15 @@ package final class PasteboardServer: Service, Sendable {
     let store: PasteboardStore
     private let logger: Logger
     private let lock: InstanceLock
+    /// The state directory's lock, held while the daemon runs (nil: memory only).
+    private let stateLock: StateDirectoryLock?
     private let group: any EventLoopGroup
     private let activated: ActivatedSocket?
     private let openConnections = Atomic<Int>(0)
 
     /// Prepares the socket directory, takes the single-instance lock (throws if another daemon
-    /// runs), and prepares the state directory when the configuration names one.
+    /// runs), and prepares the state directory when the configuration names one, taking its
+    /// lock (throws if a daemon on another socket uses it).
     ///
     /// With `activatedSocket` (passed by systemd), the daemon serves that socket instead of
     /// binding its own, and its path replaces the configuration's socket path. `logLevel`, when
@@ -41,6 +44,12 @@ package final class PasteboardServer: Service, Sendable {
         try SocketDirectory.prepare(SocketLocation.directory(of: configuration.socketPath))
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
         self.live = LiveConfiguration(configuration, logLevel: logLevel)
+        // The state directory is this daemon's alone before anything in it is read.
+        let socketPath = configuration.socketPath
+        self.stateLock = try configuration.stateDirectory.map { directory throws(DaemonError) in
+            try OwnDirectory.prepare(directory, kind: .state)
+            return try StateDirectoryLock(directory: directory, socketPath: socketPath)
+        }
         let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
         self.store = PasteboardStore(
             registry: registry, storage: storage,
