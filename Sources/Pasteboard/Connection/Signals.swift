@@ -10,7 +10,9 @@ import Synchronization
 /// mid-write, as pb and gallery do.
 ///
 /// A C handler writes each signal to a pipe (nothing is lost between catching and listening);
-/// a dispatch source reads the pipe and hands each signal to whoever listens then.
+/// a dispatch source reads the pipe and hands each signal to whoever listens then, or, when
+/// nobody does (before the first wait, between two), to the next listener: no interrupt that
+/// arrives after the handler is installed is lost.
 public enum Signals {
     /// Runs `body`; when SIGINT or SIGTERM arrives first, cancels it (its error, usually
     /// `CancellationError`, is rethrown once it has cleaned up). The signals are caught from
@@ -71,7 +73,19 @@ public enum Signals {
     private final class Dispatcher: Sendable {
         static let shared = Dispatcher()
         private final class Listeners: Sendable {
-            let state = Mutex<(next: Int, all: [Int: AsyncStream<Int32>.Continuation])>((0, [:]))
+            struct State {
+                var next = 0
+                var all: [Int: AsyncStream<Int32>.Continuation] = [:]
+                /// Signals that arrived while nobody listened (between two waits, or before the
+                /// first: the handler may have been installed, and the signal caught, before any
+                /// listener registered), for the next listener: no interrupt is lost.
+                var pending: [Int32] = []
+            }
+
+            let state = Mutex(State())
+
+            /// The most signals kept for a listener to come (a second Ctrl-C adds nothing).
+            static let pendingLimit = 4
         }
 
         private let listeners = Listeners()
@@ -90,7 +104,12 @@ public enum Signals {
                 var bytes = [UInt8](repeating: 0, count: 16)
                 let count = read(fd, &bytes, bytes.count)
                 guard count > 0 else { return }
-                let current = listeners.state.withLock { Array($0.all.values) }
+                let current = listeners.state.withLock { state -> [AsyncStream<Int32>.Continuation] in
+                    if state.all.isEmpty {
+                        for byte in bytes.prefix(count) where state.pending.count < Listeners.pendingLimit { state.pending.append(Int32(byte)) }
+                    }
+                    return Array(state.all.values)
+                }
                 for byte in bytes.prefix(count) {
                     for listener in current { listener.yield(Int32(byte)) }
                 }
@@ -99,10 +118,13 @@ public enum Signals {
             self.source = Mutex(source)
         }
 
+        /// Registers `continuation`, which first gets the signals that arrived while nobody listened.
         func listen(_ continuation: AsyncStream<Int32>.Continuation) -> Int {
             listeners.state.withLock { state in
                 state.next += 1
                 state.all[state.next] = continuation
+                for signal in state.pending { continuation.yield(signal) }
+                state.pending = []
                 return state.next
             }
         }
