@@ -219,12 +219,16 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let reloader = await ConfigurationReloader(server: server, sources: sources, logger: logger)
+        let supervisor = BridgeSupervisor(configuration: configuration, environment: environment, logger: logger, startup: server.bridgeStartup)
+        // A client that connects before the bridge has started (the paste that started this
+        // daemon) waits for its first import, not only one that connects after.
+        if supervisor.willStartBridge { server.bridgeStartup.expect(pid: nil, socketPath: configuration.socketPath) }
         let services = ServiceGroup(
             configuration: .init(
                 services: [
                     .init(service: server), .init(service: reloader),
                     // The bridge ending (no display to serve, turned off) leaves the daemon running.
-                    .init(service: BridgeSupervisor(configuration: configuration, environment: environment, logger: logger), successTerminationBehavior: .ignore),
+                    .init(service: supervisor, successTerminationBehavior: .ignore),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger

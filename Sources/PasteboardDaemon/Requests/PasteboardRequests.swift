@@ -38,6 +38,7 @@ struct PasteboardRequests: Sendable {
     /// `list`: the pasteboard's items as metadata.
     nonisolated(nonsending) func list(_ request: PasteboardRequest, id: UInt32) async throws {
         if try await context.refuseInvalidName(request.pasteboard, on: id) { return }
+        await context.store.bridgeStartup.waitBeforeReading(request.pasteboard, clientName: context.client.clientName)
         try await context.answer(.items(await context.store.summary(of: request.pasteboard)), on: id)
     }
 
@@ -57,6 +58,9 @@ struct PasteboardRequests: Sendable {
     /// `read`: answered at once from the inbound loop when it can be (see
     /// `ReadTransfer.answerAtOnce`), else by a task of its own under the per-connection load limit.
     nonisolated(nonsending) func read(_ request: ReadRequest, id: UInt32) async throws {
+        if let pasteboard = request.pasteboard {
+            await context.store.bridgeStartup.waitBeforeReading(pasteboard, clientName: context.client.clientName)
+        }
         let configuration = context.configuration
         let requests = context.requests
         let control = TransferControl(window: SendWindow(initialCredit: configuration.window))

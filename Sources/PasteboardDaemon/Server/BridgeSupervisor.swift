@@ -27,17 +27,28 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
     let configuration: DaemonConfiguration
     let environment: [String: String]
     let logger: Logger
+    /// Told of each bridge started and ended, so the first reads wait for its first import.
+    let startup: BridgeStartupGate
 
-    package init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger) {
+    package init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger, startup: BridgeStartupGate = BridgeStartupGate()) {
         self.configuration = configuration
         self.environment = environment
         self.logger = logger
+        self.startup = startup
     }
 
     package var description: String { "BridgeSupervisor" }
 
     /// The environment variables naming a display; one of them set (non-empty) starts the bridge.
     package static let displayVariables = ["WAYLAND_DISPLAY", "DISPLAY"]
+
+    /// Whether `run` will start a bridge: the bridge is on, a display is named, and
+    /// pasteboard-bridge is found. The daemon then holds the first reads of the bridged
+    /// pasteboards back from before it listens (`BridgeStartupGate`).
+    package var willStartBridge: Bool {
+        configuration.bridge && Self.displayVariables.contains(where: { !(environment[$0] ?? "").isEmpty })
+            && Self.bridgeExecutable(environment: environment) != nil
+    }
 
     package func run() async throws {
         let files = BridgeStatusFile(socketPath: configuration.socketPath)
@@ -67,11 +78,13 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
             }
             guard let child = spawn(executable, arguments, lifeline: lifeline) else { return }
             logger.info("started the desktop bridge", metadata: ["pid": "\(child)"])
+            startup.expect(pid: child, socketPath: configuration.socketPath)
             let status = await withGracefulShutdownHandler {
                 await Self.wait(for: child)
             } onGracefulShutdown: {
                 kill(child, SIGTERM)
             }
+            startup.bridgeEnded()
             lifeline.end()
             if (Task.isCancelled || Task.isShuttingDownGracefully) { return }
             if Self.exitStatus(status) == BridgeExit.noUsableDisplay {

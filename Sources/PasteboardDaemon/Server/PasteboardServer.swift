@@ -62,6 +62,9 @@ package final class PasteboardServer: Service, Sendable {
     /// The configuration in effect now.
     package var configuration: DaemonConfiguration { live.current }
 
+    /// What the bridge supervisor tells when it starts a bridge (see `BridgeStartupGate`).
+    package var bridgeStartup: BridgeStartupGate { store.bridgeStartup }
+
     /// Applies a new configuration (a reload): the limits a running daemon can change take effect
     /// for new connections and requests at once, and new history bounds drop the oldest entries
     /// that no longer fit; keys that need a restart keep their running values and are reported.

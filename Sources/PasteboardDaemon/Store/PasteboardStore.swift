@@ -9,6 +9,8 @@ import PasteboardTypes
 
 /// All named pasteboards of one daemon, and the watchers of each.
 package actor PasteboardStore {
+    /// Holds the first reads of the bridged pasteboards back while a desktop bridge starts.
+    package nonisolated let bridgeStartup = BridgeStartupGate()
     /// The types: built-in, `types.d` and declared by apps (see `PasteboardStore+Types.swift`).
     let types: SharedTypeRegistry
     private var pasteboards: [String: NamedPasteboard] = [:]

@@ -19,6 +19,7 @@ struct BridgeReport: Sendable {
             switch event {
             case .imported(let changeCount, let types, _): imported(changeCount, types)
             case .skipped(let why): log("\(name): \(why)")
+            case .settled: status.setSettled(true, of: selection)
             case .watching: break
             }
         }
@@ -55,6 +56,7 @@ struct BridgeReport: Sendable {
             switch event {
             case .imported(let changeCount, let types, _): imported(changeCount, types)
             case .skipped(let why): log("\(name): \(why)")
+            case .settled: status.setSettled(true, of: selection)
             case .watching, .ownOffer: break
             }
         }

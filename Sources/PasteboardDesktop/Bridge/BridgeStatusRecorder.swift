@@ -19,7 +19,7 @@ public final class BridgeStatusRecorder: Sendable {
     public init(file: BridgeStatusFile?, onFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         self.file = file
         self.onFailure = onFailure
-        status = Mutex(BridgeStatus(pid: getpid(), state: .waiting, reason: "starting"))
+        status = Mutex(BridgeStatus(pid: getpid(), state: .waiting, reason: BridgeStatus.startingReason))
     }
 
     /// The status as it stands.
@@ -51,11 +51,25 @@ public final class BridgeStatusRecorder: Sendable {
     /// Records who owns `selection` now.
     public func setOwner(_ owner: String, of selection: DesktopSelection, changeCount: Int?) {
         update { status in
-            let entry = BridgeStatus.Selection(selection: selection.rawValue, pasteboard: selection.pasteboardName, owner: owner, changeCount: changeCount)
+            var entry = BridgeStatus.Selection(selection: selection.rawValue, pasteboard: selection.pasteboardName, owner: owner, changeCount: changeCount)
             if let index = status.selections.firstIndex(where: { $0.selection == selection.rawValue }) {
+                entry.settled = status.selections[index].settled
                 status.selections[index] = entry
             } else {
                 status.selections.append(entry)
+            }
+        }
+    }
+
+    /// Records that `selection`'s importer has brought in what the desktop held when it
+    /// connected (see `BridgeStatus.Selection.settled`); `false` when it starts over.
+    public func setSettled(_ settled: Bool, of selection: DesktopSelection) {
+        update { status in
+            if let index = status.selections.firstIndex(where: { $0.selection == selection.rawValue }) {
+                status.selections[index].settled = settled
+            } else {
+                status.selections.append(BridgeStatus.Selection(
+                    selection: selection.rawValue, pasteboard: selection.pasteboardName, owner: "none", settled: settled))
             }
         }
     }

@@ -172,6 +172,7 @@ public struct DesktopBridge: Sendable {
             let exporter = X11ClipboardExporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
             importer.vacancy = exporter.vacancy
             status.setOwner("none", of: selection, changeCount: nil)
+            status.setSettled(false, of: selection)
             let report = BridgeReport(selection: selection, status: status, log: log)
             lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.importer) }
             lanes.append { connection in try await exporter.run(on: connection, onEvent: report.exporter) }
@@ -188,6 +189,8 @@ public struct DesktopBridge: Sendable {
         for selection in configuration.selections {
             guard selection == .clipboard || hasPrimary else {
                 log("the compositor reports no primary selection (zwlr-data-control version 1): only the clipboard is bridged")
+                // Nothing of the desktop's will come: reads of `primary` need not wait for it.
+                status.setSettled(true, of: selection)
                 continue
             }
             let echo = BridgeEcho()
@@ -198,6 +201,7 @@ public struct DesktopBridge: Sendable {
             let exporter = WaylandClipboardExporter(display: display, selection: selection, mapping: mapping, echo: echo)
             importer.vacancy = exporter.vacancy
             status.setOwner("none", of: selection, changeCount: nil)
+            status.setSettled(false, of: selection)
             let report = BridgeReport(selection: selection, status: status, log: log)
             lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.waylandImporter) }
             lanes.append { connection in try await exporter.run(on: connection, onEvent: report.waylandExporter) }

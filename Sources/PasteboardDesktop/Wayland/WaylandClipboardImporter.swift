@@ -35,6 +35,9 @@ public struct WaylandClipboardImporter: DesktopLane {
         /// An offer was not imported (it offered nothing we map, its owner vanished, a newer
         /// one replaced it, ...).
         case skipped(String)
+        /// What the desktop held when the importer started is on the pasteboard (imported, or
+        /// there was nothing to import): the daemon holds the first reads back until then.
+        case settled
     }
 
     public var display: WaylandDisplay
@@ -133,6 +136,7 @@ public struct WaylandClipboardImporter: DesktopLane {
                     lastSerial = current.serial
                     lastImport = try await consider(current, reader: reader, board: board, onEvent: onEvent) ?? lastImport
                 }
+                onEvent(.settled)
                 for await change in changes where change.kind == kind {
                     guard let offer = change.offer else {
                         // The owner left without a successor (the exporter offers what we kept).

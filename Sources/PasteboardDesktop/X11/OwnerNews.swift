@@ -11,11 +11,14 @@ final class OwnerNews: Sendable {
     enum Item: Sendable {
         case offer(OwnerOffer)
         case ownerLeft
+        /// The owner of when the watch started has been looked at (its offer, if any, comes first).
+        case settled
     }
 
     private struct State {
         var offer: OwnerOffer?
         var ownerLeft = false
+        var settled = false
         var failure: DesktopImportError?
     }
 
@@ -33,6 +36,12 @@ final class OwnerNews: Sendable {
             state.offer = offer
             state.ownerLeft = false
         }
+        wake.yield()
+    }
+
+    /// The watcher: the owner of when the watch started has been looked at.
+    func postSettled() {
+        state.withLock { $0.settled = true }
         wake.yield()
     }
 
@@ -62,8 +71,10 @@ final class OwnerNews: Sendable {
             var items: [Item] = []
             if let offer = state.offer { items.append(.offer(offer)) }
             if state.ownerLeft { items.append(.ownerLeft) }
+            if state.settled { items.append(.settled) }
             state.offer = nil
             state.ownerLeft = false
+            state.settled = false
             return items
         }
     }

@@ -16,7 +16,7 @@ final class OwnerWatcher: @unchecked Sendable {
     /// Imports the current owner, then every new one, until the connection is cancelled.
     /// `ownerLeft` hears of the selection left without an owner (its window destroyed, its
     /// client gone, or set to None).
-    func watch(onEvent: @escaping @Sendable (X11ClipboardImporter.Event) -> Void, offer: (OwnerOffer) -> Void, ownerLeft: () -> Void) throws(X11Error) {
+    func watch(onEvent: @escaping @Sendable (X11ClipboardImporter.Event) -> Void, offer: (OwnerOffer) -> Void, ownerLeft: () -> Void, settled: () -> Void) throws(X11Error) {
         let reader = try SelectionReader(connection: connection, timeout: importer.display.ownerTimeout)
         let name = importer.selection.x11Name
         let atom = try connection.atom(name)
@@ -37,6 +37,7 @@ final class OwnerWatcher: @unchecked Sendable {
             } catch {
                 onEvent(.skipped("cannot ask for the owner of \(name): \(error)"))
             }
+            settled()
             onEvent(.watching)
         }) { change in
             if change.owner == .none {

@@ -24,6 +24,9 @@ public struct X11ClipboardImporter: DesktopLane {
         case imported(changeCount: Int, types: [TypeIdentifier], captured: [TypeIdentifier])
         /// An owner change was not imported (it offered nothing we map, it vanished at once, ...).
         case skipped(String)
+        /// What the desktop held when the importer started is on the pasteboard (imported, or
+        /// there was nothing to import): the daemon holds the first reads back until then.
+        case settled
     }
 
     public var display: X11Display
@@ -77,7 +80,7 @@ public struct X11ClipboardImporter: DesktopLane {
         DetachedThread.run {
             defer { watcher.connection.close() }
             do throws(X11Error) {
-                try watcher.watch(onEvent: onEvent, offer: news.post, ownerLeft: news.postOwnerLeft)
+                try watcher.watch(onEvent: onEvent, offer: news.post, ownerLeft: news.postOwnerLeft, settled: news.postSettled)
                 news.finish()
             } catch .cancelled {
                 news.finish()
@@ -97,6 +100,8 @@ public struct X11ClipboardImporter: DesktopLane {
                         _ = try await DesktopImportCommit.put(
                             provider, captured: offer.captured, on: board, echo: echo, recent: recent,
                             record: { handover.recordImport(owner: offer.owner, changeCount: $0) }, onEvent: onEvent)
+                    case .settled:
+                        onEvent(.settled)
                     case .ownerLeft:
                         // The latest import, ours or the clipboard manager's: an application that
                         // copies and quits at once hands its copy over before we read its offer.

@@ -26,14 +26,22 @@ public struct BridgeStatus: Sendable, Equatable, Codable {
         public var owner: String
         /// The pasteboard's change count the owner's content is (the import's, or the exported one).
         public var changeCount: Int?
+        /// Whether the bridge has brought in what the desktop held when it connected (imported
+        /// it, or found nothing to import): until then the daemon holds reads of the pasteboard
+        /// back, for a bounded time, so the first paste is not the content of before.
+        public var settled: Bool?
 
-        public init(selection: String, pasteboard: String, owner: String, changeCount: Int? = nil) {
+        public init(selection: String, pasteboard: String, owner: String, changeCount: Int? = nil, settled: Bool? = nil) {
             self.selection = selection
             self.pasteboard = pasteboard
             self.owner = owner
             self.changeCount = changeCount
+            self.settled = settled
         }
     }
+
+    /// The reason of a bridge's `waiting` status before it has tried its display.
+    public static let startingReason = "starting"
 
     /// The process that wrote the status (the bridge, or the daemon for `off`).
     public var pid: Int32
