@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import Pasteboard
 import PasteboardCLI
 import PasteboardProtocol
@@ -42,6 +45,14 @@ struct PB: AsyncParsableCommand {
         }
         if arguments.count > 1, arguments[1] == BackgroundPasteServer.flag {
             CommandRunner.runDetached { await BackgroundPasteServer.serve(Array(arguments.dropFirst(2))) }
+        }
+        // ArgumentParser answers `pb nosuchcommand --help` with pb's own help and status 0, as if
+        // the word named something: a word that names no subcommand is a usage error.
+        if arguments.count > 2, let word = arguments.dropFirst().first, !word.hasPrefix("-"),
+           arguments.contains(where: { $0 == "--help" || $0 == "-h" }),
+           !configuration.subcommands.contains(where: { $0._commandName == word }) && word != "help" {
+            Output.printError("pb: unknown subcommand '\(word)'; see pb --help")
+            Glibc.exit(2)
         }
         if let quick = QuickInvocation(arguments: CommandLine.arguments.dropFirst()) {
             let remaining = CommandRunner.runBlocking(quick.runBlocking, reportingAs: PB.self)

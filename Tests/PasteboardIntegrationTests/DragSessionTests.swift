@@ -89,6 +89,10 @@ final class DragSessionTests: DragDropTestCase {
         let listing = try pbOK("sessions", "--json")
         let sessions = try XCTUnwrap(JSONSerialization.jsonObject(with: listing.stdout) as? [[String: Any]])
         XCTAssertEqual((sessions.first?["items"] as? [[String: Any]])?.compactMap { $0["suggestedName"] as? String }, ["first.txt", "second.txt"])
+        // A directory that does not exist is named as such, and the session stays for a drop.
+        let missing = try pb("drop", "-o", sandbox.path("in"))
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("\(sandbox.path("in")) is not an existing directory"), missing.stderr)
         try FileManager.default.createDirectory(atPath: sandbox.path("in"), withIntermediateDirectories: true)
         try pbOK("drop", "-o", sandbox.path("in"))
         XCTAssertEqual(try String(contentsOfFile: sandbox.path("in/first.txt"), encoding: .utf8), "first")

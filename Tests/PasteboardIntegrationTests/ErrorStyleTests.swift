@@ -17,6 +17,11 @@ final class ErrorStyleTests: IntegrationTestCase {
             XCTAssertFalse(result.stderr.contains("Error:"), result.stderr)
             XCTAssertTrue(result.stderr.contains("Usage: pb"), "the usage still follows: \(result.stderr)")
         }
+        // `pb nosuch --help` is not pb's own help with status 0.
+        let unknownHelp = try runTool("pb", ["nosuch", "--help"], environment: sandbox.environment(), in: sandbox)
+        XCTAssertEqual(unknownHelp.status, 2, unknownHelp.stderr)
+        XCTAssertEqual(unknownHelp.stderr, "pb: unknown subcommand 'nosuch'; see pb --help\n")
+        XCTAssertEqual(unknownHelp.stdout.count, 0)
         let gallery = try runTool("gallery", ["move", "x"], environment: sandbox.environment(), in: sandbox)
         XCTAssertEqual(gallery.status, 2, gallery.stderr)
         XCTAssertTrue(gallery.stderr.hasPrefix("gallery: "), gallery.stderr)

@@ -67,7 +67,7 @@ final class RemoteUseTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdoutText, "seen remotely", "the local pasteboard is untouched")
     }
 
-    /// The README's setup: `ssh -R /tmp/pb-$USER.sock:…`, a socket sshd makes as the user (mode
+    /// The README's setup: `ssh -R /tmp/pb-alice.sock:…`, a socket sshd makes as the user (mode
     /// 0600) in a shared sticky directory. pb checks the directory only of the paths it derives
     /// itself; for an explicit `PASTEBOARD_SOCKET` the peer's uid (sshd's session, the user's)
     /// decides, so this keeps working.

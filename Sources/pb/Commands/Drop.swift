@@ -67,6 +67,10 @@ struct Drop: AsyncParsableCommand {
                 throw CLIError.failure("drag session \(found.id) offers no \(accepted.map(TypeWording.display).joined(separator: " or ")) (it offers \(offered)); drop refused")
             }
             if wanted.count > 1, directory == nil {
+                if let output {
+                    // Named, but not an existing directory: say so, not merely "give -o".
+                    throw CLIError.usage("drag session \(found.id) has \(wanted.count) items, and \(output) is not an existing directory: create it, or give -o an existing one")
+                }
                 throw CLIError.usage("drag session \(found.id) has \(wanted.count) items: give -o DIRECTORY to receive them")
             }
             guard let drop = try await found.perform(proposal) else {

@@ -62,6 +62,6 @@ struct Types: ParsableCommand {
         guard view.isDaemons else { return "" }
         let local = TypeArguments.registry().registry
         guard let type = local.resolve(word), let file = local.source(of: type), file != "built-in" else { return "" }
-        return " to the running pasteboardd; \(file) declares it, which pasteboardd reads on SIGHUP (pkill -HUP -x pasteboardd) or when it starts"
+        return " to the running pasteboardd; \(file) declares it, which pasteboardd reads when it starts or on SIGHUP (systemctl --user reload pasteboardd, or kill -HUP the pid in the socket's .lock file, as README's Configuration shows)"
     }
 }
