@@ -20,9 +20,9 @@ final class DesktopImportPlanTests: XCTestCase {
         XCTAssertEqual(plan(["TARGETS", "image/png"]), ["public.png:promise"])
     }
 
-    func testABrowsersOfferCapturesOnlyTheTextInTheOwnersOrder() {
+    func testABrowsersOfferCapturesOnlyTheTextWithTheHTMLAfterTheTypesEveryProgramKnows() {
         let entries = plan(["TIMESTAMP", "TARGETS", "text/html", "UTF8_STRING", "STRING", "image/png"])
-        XCTAssertEqual(entries, ["public.html:promise", "public.utf8-plain-text:capture", "public.png:promise"])
+        XCTAssertEqual(entries, ["public.utf8-plain-text:capture", "public.png:promise", "public.html:promise"])
     }
 
     func testACapturedLatin1TextKeepsItsConversion() {

@@ -38,7 +38,55 @@ final class PasteViewModel {
     }
 }
 
+/// Whether the calling thread is the process's main thread, where the main actor runs on Linux:
+/// a check that does not trap, so a closure run elsewhere fails the test instead of ending it.
+func onMainThread() -> Bool { Thread.isMainThread }
+
 final class MainActorCallerTests: IntegrationTestCase {
+    /// The progress and event closures of every load API run on the main actor when a
+    /// `@MainActor` caller calls them (checked on the thread, which does not trap).
+    @MainActor
+    func testEveryClosureOfALoadRunsOnTheCallersActor() async throws {
+        let file = try randomFile("large", size: 8 << 20)
+        try pbOK("copy", file)
+        var offMain: [String] = []
+        var calls = 0
+        try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "isolation", autoStart: false) { connection in
+            let pasteboard = Pasteboard(connection: connection)
+            _ = try await pasteboard.loadData(accepting: [.data]) { _ in
+                calls += 1
+                if !onMainThread() { offMain.append("loadData") }
+            }
+            _ = try await pasteboard.loadFile(accepting: [.data]) { _ in
+                calls += 1
+                if !onMainThread() { offMain.append("loadFile") }
+            }
+            _ = try await pasteboard.load(item: 0, accepting: [.data], progress: { _ in
+                calls += 1
+                if !onMainThread() { offMain.append("load progress") }
+            }, chunk: { _ in
+                if !onMainThread() { offMain.append("load chunk") }
+            })
+        }
+        XCTAssertGreaterThan(calls, 2)
+
+        // A live source's events, and the drop's loads, from the main actor too.
+        var provider = ItemProvider()
+        provider.registerData(Array("served".utf8), for: .utf8PlainText)
+        var source = LiveSource(items: [provider], socketPath: sandbox.socketPath, clientName: "isolation")
+        source.autoStart = false
+        var events = 0
+        // Served until its first event (the copy) is in.
+        let (copied, copiedSink) = AsyncStream.makeStream(of: Void.self)
+        _ = try await source.run(until: { for await _ in copied { return } }, onEvent: { _ in
+            events += 1
+            if !onMainThread() { offMain.append("LiveSource.run onEvent") }
+            copiedSink.yield()
+        })
+        XCTAssertGreaterThan(events, 0)
+        XCTAssertEqual(Set(offMain), [], "closures ran off the main actor: \(offMain.count) calls")
+    }
+
     @MainActor
     func testAMainActorViewModelLoadsAndUpdatesItsState() async throws {
         try pbOK("copy", stdin: Data("from the main actor".utf8))

@@ -29,7 +29,7 @@ final class TypesReloadTests: IntegrationTestCase {
         let unread = try pb("types", "com.example.recipe")
         XCTAssertEqual(unread.status, 1)
         XCTAssertTrue(unread.stderr.contains(
-            "unknown type 'com.example.recipe': not a declared type identifier or a MIME type to the running pasteboardd; \(typesDirectory)/recipe.json declares it, which pasteboardd reads on SIGHUP"),
+            "unknown type 'com.example.recipe': not a declared type identifier or a MIME type to the running pasteboardd; \(typesDirectory)/recipe.json declares it, which pasteboardd reads when it starts or on SIGHUP (systemctl --user reload pasteboardd"),
             unread.stderr)
 
         hangUp()

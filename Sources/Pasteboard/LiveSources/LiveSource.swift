@@ -106,6 +106,19 @@ public struct LiveSource: Sendable {
         onEvent: (Event) -> Void = { _ in },
         whileConnected: @escaping @Sendable (Pasteboard, _ changeCount: Int) async -> Void = { _, _ in }
     ) async throws -> Outcome {
+        // The serving runs as a task of its own; its events come back to this function's body,
+        // on the caller's executor, every one of them (see `ProgressRelay`).
+        try await ProgressRelay.run(reporting: onEvent, keepingEvery: true) { report in
+            try await serve(until: stop, onEvent: report, whileConnected: whileConnected)
+        }
+    }
+
+    /// `run`'s work, off the caller: copies, serves, reconnects; `onEvent` hears what happens.
+    private func serve(
+        until stop: @escaping @Sendable () async -> Void,
+        onEvent: @escaping @Sendable (Event) -> Void,
+        whileConnected: @escaping @Sendable (Pasteboard, _ changeCount: Int) async -> Void
+    ) async throws -> Outcome {
         let stopRequested = Latch()
         let stopping = Task {
             await stop()

@@ -37,11 +37,17 @@ public final class ClipboardHandover: Sendable {
         state.withLock { $0.imported = (owner, changeCount) }
     }
 
-    /// The change count of the latest import of this selection, by the importer or by the
-    /// clipboard manager (which imports a hand-over that arrived before the importer read the
-    /// owner's offer): the change whose content the desktop loses when its owner leaves.
-    var latestImportChangeCount: Int? {
-        state.withLock { $0.imported?.changeCount }
+    /// The selection's owner left: the change count of the latest import, by the importer or
+    /// by the clipboard manager (which imports a hand-over that arrived before the importer
+    /// read the owner's offer), whose content the desktop loses now; and the owner is
+    /// forgotten. The X server gives a new client's windows ids a gone client had, so the next
+    /// application's window may carry the same id: taken for the owner of this import, its
+    /// hand-over would count as kept already and be dropped.
+    func ownerLeft() -> Int? {
+        state.withLock { state in
+            defer { state.imported = nil }
+            return state.imported?.changeCount
+        }
     }
 
     /// The change count at which `owner`'s offer was imported last, if it was the latest import.

@@ -105,7 +105,7 @@ public struct X11ClipboardImporter: DesktopLane {
                     case .ownerLeft:
                         // The latest import, ours or the clipboard manager's: an application that
                         // copies and quits at once hands its copy over before we read its offer.
-                        vacancy.ownerLeft(afterImport: handover.latestImportChangeCount)
+                        vacancy.ownerLeft(afterImport: handover.ownerLeft())
                     }
                 }
             } onCancel: {
