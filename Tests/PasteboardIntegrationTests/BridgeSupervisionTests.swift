@@ -46,12 +46,19 @@ extension DesktopBridgeProcessTests {
         return (shell, try XCTUnwrap(pb))
     }
 
-    func testAnAbandonedDesktopTransferLeavesTheBridgeRunning() throws {
+    /// A daemon bridging a new X server on which xclip owns a 48 MiB copy the bridge imported;
+    /// the server and the bridge's pid.
+    func bridgeWithALargeDesktopCopy() throws -> (server: XvfbServer, bridge: Int) {
         let server = try startServer()
         try startDaemon(with: server)
         let bridge = try bridgePID()
         _ = try copyLargeWithXclip(size: 48 << 20, server: server)
         XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("list"))?.stdoutText.contains("application/octet-stream") == true }, "log:\n\(daemon.log)")
+        return (server, bridge)
+    }
+
+    func testAnAbandonedDesktopTransferLeavesTheBridgeRunning() throws {
+        let (server, bridge) = try bridgeWithALargeDesktopCopy()
 
         // Ctrl+C of pb paste partway, three times: each abandons a transfer with chunks in flight.
         // (A new xclip each time: xclip serves one INCR transfer at a time and would wait for
@@ -74,11 +81,7 @@ extension DesktopBridgeProcessTests {
     }
 
     func testAnXServerKilledMidTransferLeavesTheBridgeRunning() throws {
-        let server = try startServer()
-        try startDaemon(with: server)
-        let bridge = try bridgePID()
-        _ = try copyLargeWithXclip(size: 48 << 20, server: server)
-        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("list"))?.stdoutText.contains("application/octet-stream") == true }, "log:\n\(daemon.log)")
+        let (server, bridge) = try bridgeWithALargeDesktopCopy()
         let (shell, _) = try stalledPaste(type: "application/octet-stream")
         server.stop()
         XCTAssertTrue(eventually(timeout: 10) { self.bridgeState() == "waiting" }, "the bridge did not notice the X server going: \(String(describing: try? bridgeReport()))")

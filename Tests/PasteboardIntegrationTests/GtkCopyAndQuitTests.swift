@@ -6,17 +6,7 @@ import XCTest
 /// the desktop must get the copy back every time, not only `pb paste`.
 extension DesktopBridgeProcessTests {
     /// Whether Debian's python3 with GTK 3's introspection data is installed.
-    static var gtkIsAvailable: Bool {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        check.arguments = ["-c", "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk"]
-        check.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        check.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }
+    static var gtkIsAvailable: Bool { DebianPython.runs("import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk") }
 
     func testAGtkApplicationThatCopiesAndQuitsLeavesItsCopyOnTheDesktopFiftyTimes() throws {
         guard Self.gtkIsAvailable else { throw XCTSkip("python3-gi with GTK 3 is not installed (apt-get install python3-gi gir1.2-gtk-3.0)") }

@@ -21,17 +21,7 @@ final class X11OwnerPeer {
     let process: ToolProcess
 
     /// Whether Debian's python3 with python-xlib is installed.
-    static var isAvailable: Bool {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { return false }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        check.arguments = ["-c", "import Xlib"]
-        check.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        check.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }
+    static var isAvailable: Bool { DebianPython.runs("import Xlib") }
 
     /// Starts the peer on `display` owning CLIPBOARD with `targets` (name, bytes) in order, and
     /// waits until it owns it; skips when python3-xlib is missing.
