@@ -103,3 +103,106 @@ final class MainActorCallerTests: IntegrationTestCase {
         XCTAssertGreaterThan(model.reports, before)
     }
 }
+
+/// A custom actor as the caller, kept busy by other jobs while its loads report progress: a
+/// closure that ran on the actor can never see one of those jobs half done (`inJob`); one run
+/// elsewhere, at the same time, would (the data race the compiler cannot see).
+actor BusyCaller {
+    private var inJob = false
+    private(set) var overlaps = 0
+    private(set) var reports = 0
+
+    /// A job of the actor's own: holds it for `milliseconds`.
+    func job(milliseconds: Int) {
+        inJob = true
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < end {}
+        inJob = false
+    }
+
+    func load(socketPath: String) async throws {
+        try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: "busy-actor", autoStart: false) { connection in
+            let pasteboard = Pasteboard(connection: connection)
+            for _ in 0..<3 {
+                _ = try await pasteboard.loadData(accepting: [.data]) { _ in self.note() }
+                _ = try await pasteboard.loadFile(accepting: [.data]) { _ in self.note() }
+            }
+        }
+    }
+
+    private func note() {
+        reports += 1
+        if inJob { overlaps += 1 }
+    }
+}
+
+extension MainActorCallerTests {
+    func testACustomActorCallerKeptBusyGetsEveryProgressReportOnItself() async throws {
+        let file = try randomFile("large", size: 16 << 20)
+        try pbOK("copy", file)
+        let caller = BusyCaller()
+        let busy = Task {
+            // 8 ms of every 10, as an actor with work of its own.
+            while !Task.isCancelled {
+                await caller.job(milliseconds: 8)
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        try await caller.load(socketPath: sandbox.socketPath)
+        busy.cancel()
+        _ = await busy.value
+        let (reports, overlaps) = (await caller.reports, await caller.overlaps)
+        XCTAssertGreaterThan(reports, 6)
+        XCTAssertEqual(overlaps, 0, "\(overlaps) of \(reports) progress reports ran while the actor was in another job")
+    }
+}
+
+/// The main actor kept busy 8 ms of every 10 while a view model's loads report progress.
+@MainActor
+final class BusyMainActorModel {
+    var inJob = false
+    var overlaps = 0
+    var reports = 0
+
+    func job(milliseconds: Int) {
+        inJob = true
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < end {}
+        inJob = false
+    }
+
+    func load(socketPath: String) async throws {
+        try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: "busy-main", autoStart: false) { connection in
+            let pasteboard = Pasteboard(connection: connection)
+            for _ in 0..<3 {
+                _ = try await pasteboard.loadData(accepting: [.data]) { _ in self.note() }
+                _ = try await pasteboard.loadFile(accepting: [.data]) { _ in self.note() }
+            }
+        }
+    }
+
+    private func note() {
+        reports += 1
+        if inJob || !Thread.isMainThread { overlaps += 1 }
+    }
+}
+
+extension MainActorCallerTests {
+    @MainActor
+    func testABusyMainActorGetsEveryProgressReportBetweenItsJobs() async throws {
+        let file = try randomFile("large", size: 16 << 20)
+        try pbOK("copy", file)
+        let model = BusyMainActorModel()
+        let busy = Task { @MainActor in
+            while !Task.isCancelled {
+                model.job(milliseconds: 8)
+                try? await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        try await model.load(socketPath: sandbox.socketPath)
+        busy.cancel()
+        _ = await busy.value
+        XCTAssertGreaterThan(model.reports, 6)
+        XCTAssertEqual(model.overlaps, 0, "\(model.overlaps) of \(model.reports) progress reports ran off the main actor or inside another of its jobs")
+    }
+}
