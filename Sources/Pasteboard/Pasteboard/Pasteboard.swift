@@ -76,7 +76,9 @@ public struct Pasteboard: Sendable {
         return directory == "/" ? "/" + path : directory + "/" + path
     }
 
-    /// Every change of the pasteboard from now on, until the consuming task stops iterating. The
+    /// The pasteboard's current content first, then every change from now on, until the
+    /// consuming task stops iterating (the first element lets a view show what is there
+    /// without a separate `contents()` that a change could slip between). The
     /// stream throws `PasteboardError.connectionLost` when the daemon goes away (it stopped, or
     /// the connection broke); a watch that should outlive it connects again and watches anew.
     public func changes() -> AsyncThrowingStream<PasteboardContents, any Error> {
