@@ -74,6 +74,17 @@ final class ClientPackageTests: DragDropTestCase {
         XCTAssertEqual(try notesOK("paste")["type"], "com.example.note", "the daemon kept the note's own type too")
     }
 
+    func testAMainActorKeptBusyGetsEveryProgressReportOnItselfInAnAppPackage() throws {
+        // Long text: many progress reports while the app's main actor is busy 8 ms of every 10.
+        let text = "Long note\n" + String(repeating: "a line of the note's body\n", count: 400_000)
+        try pbOK("copy", stdin: Data(text.utf8))
+        // MainActor.assertIsolated in the view model's progress closure ends the app if one runs elsewhere.
+        let pasted = try notesOK("paste-busy")
+        XCTAssertEqual(pasted["title"], "Long note")
+        XCTAssertEqual(pasted["reports inside a job"], "0", "progress reports ran while the main actor was in another job")
+        assertProgress(pasted["progress"], endsAt: text.utf8.count)
+    }
+
     func testNotesPastesTextThatPBCopiedAsANote() throws {
         let text = "Shopping\nbread\nbutter\n"
         try pbOK("copy", stdin: Data(text.utf8))

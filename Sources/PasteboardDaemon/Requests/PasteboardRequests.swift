@@ -38,7 +38,7 @@ struct PasteboardRequests: Sendable {
     /// `list`: the pasteboard's items as metadata.
     nonisolated(nonsending) func list(_ request: PasteboardRequest, id: UInt32) async throws {
         if try await context.refuseInvalidName(request.pasteboard, on: id) { return }
-        await context.store.bridgeStartup.waitBeforeReading(request.pasteboard, clientName: context.client.clientName)
+        await waitForTheBridge(request.pasteboard)
         try await context.answer(.items(await context.store.summary(of: request.pasteboard)), on: id)
     }
 
@@ -58,9 +58,7 @@ struct PasteboardRequests: Sendable {
     /// `read`: answered at once from the inbound loop when it can be (see
     /// `ReadTransfer.answerAtOnce`), else by a task of its own under the per-connection load limit.
     nonisolated(nonsending) func read(_ request: ReadRequest, id: UInt32) async throws {
-        if let pasteboard = request.pasteboard {
-            await context.store.bridgeStartup.waitBeforeReading(pasteboard, clientName: context.client.clientName)
-        }
+        if let pasteboard = request.pasteboard { await waitForTheBridge(pasteboard) }
         let configuration = context.configuration
         let requests = context.requests
         let control = TransferControl(window: SendWindow(initialCredit: configuration.window))
@@ -78,6 +76,13 @@ struct PasteboardRequests: Sendable {
         )
         if await transfer.answerAtOnce() { return }
         requests.attach(Task(executorPreference: context.executor) { await transfer.run() }, to: id)
+    }
+
+    /// A read of `pasteboard` right after a desktop bridge started waits (bounded) for its
+    /// first import (see `BridgeStartupGate`), on this connection's loop timer.
+    nonisolated(nonsending) private func waitForTheBridge(_ pasteboard: String) async {
+        let loop = context.executor.eventLoop
+        await context.store.bridgeStartup.waitBeforeReading(pasteboard, clientName: context.client.clientName) { await loop.sleep(until: $0) }
     }
 
     /// `watch`: the current summary, then one per change, until the client cancels.

@@ -42,8 +42,12 @@ package final class BridgeStartupGate: Sendable {
 
     /// Waits, when a bridge started moments ago and has not brought in the desktop's content
     /// of `pasteboard` yet, until it has or the bound passed. Reads by the bridge itself
-    /// (`clientName`) never wait: it reads the pasteboards to do its work.
-    nonisolated(nonsending) package func waitBeforeReading(_ pasteboard: String, clientName: String) async {
+    /// (`clientName`) never wait: it reads the pasteboards to do its work. `sleep` waits until
+    /// an instant (the connection's own loop timer, `EventLoop.sleep(until:)`, which the
+    /// request's task runs on; false when cancelled).
+    nonisolated(nonsending) package func waitBeforeReading(
+        _ pasteboard: String, clientName: String, sleep: (ContinuousClock.Instant) async -> Bool
+    ) async {
         guard pasteboard == PasteboardName.general || pasteboard == PasteboardName.primary,
               clientName != Self.bridgeClientName else { return }
         while let expected = expected.withLock({ $0 }) {
@@ -51,7 +55,7 @@ package final class BridgeStartupGate: Sendable {
                 self.expected.withLock { if $0?.pid == expected.pid, ContinuousClock.now >= expected.deadline { $0 = nil } }
                 return
             }
-            do { try await Task.sleep(for: Self.interval) } catch { return }
+            guard await sleep(min(ContinuousClock.now + Self.interval, expected.deadline)) else { return }
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Pasteboard
 
-/// `notes copy TITLE BODY | paste | drag TITLE BODY | drop`: the notes app without a window.
+/// `notes copy TITLE BODY | paste | paste-busy | drag TITLE BODY | drop`: the notes app without a
+/// window (`paste-busy` pastes while the main actor is kept busy, as a window's would be).
 /// What a window would show goes to stdout as `key: value` lines; what it is doing, to stderr.
 /// Exit status: 0 success, 1 failure, 2 usage.
 @main
@@ -19,6 +20,19 @@ struct Notes {
             case ("paste", 1):
                 try await model.paste()
                 show(model)
+            case ("paste-busy", 1):
+                // As a window whose main actor has work of its own: busy 8 ms of every 10.
+                let busy = Task { @MainActor in
+                    while !Task.isCancelled {
+                        model.busyJob(milliseconds: 8)
+                        try? await Task.sleep(for: .milliseconds(2))
+                    }
+                }
+                try await model.paste()
+                busy.cancel()
+                _ = await busy.value
+                show(model)
+                Output.show("reports inside a job", "\(model.reportsInsideAJob)")
             case ("drag", 3):
                 try await model.drag(Note(title: arguments[1], body: arguments[2]))
                 Output.show("events", model.dragEvents.joined(separator: "; "))
@@ -31,7 +45,7 @@ struct Notes {
                 try await model.drop()
                 show(model)
             default:
-                Output.status("usage: notes copy TITLE BODY | notes paste | notes drag TITLE BODY | notes drop")
+                Output.status("usage: notes copy TITLE BODY | notes paste | notes paste-busy | notes drag TITLE BODY | notes drop")
                 exit(2)
             }
         } catch {

@@ -33,7 +33,24 @@ final class NotesViewModel {
         return item
     }
 
+    /// Whether a job of the main actor's own is half done (see `busyJob`).
+    private var inJob = false
+    /// Progress reports that arrived while the main actor was inside another job: a closure
+    /// run off the main actor, at the same time as it (a data race the compiler cannot see).
+    private(set) var reportsInsideAJob = 0
+
+    /// Work of the window's own that holds the main actor for `milliseconds`.
+    func busyJob(milliseconds: Int) {
+        inJob = true
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < end {}
+        inJob = false
+    }
+
     private func record(_ progress: LoadProgress) {
+        // The library promises progress on the caller's actor: a broken promise stops the app here.
+        MainActor.assertIsolated("a progress report off the main actor")
+        if inJob { reportsInsideAJob += 1 }
         progressText = progress.description
         progressReports += 1
     }
