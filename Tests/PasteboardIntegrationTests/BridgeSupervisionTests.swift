@@ -74,8 +74,12 @@ extension DesktopBridgeProcessTests {
             ProcessTree.kill(shell)
         }
         // The bridge still serves: a new desktop copy arrives through the same bridge process.
+        // (Pasted once imported: a paste of the large copy still owned by the last xclip, busy
+        // with its abandoned transfer, is another matter; see the closing note of issue 36.)
+        for peer in peers { peer.stop() }
         _ = try copyWithXclip("after the abandoned transfers", server: server)
-        XCTAssertTrue(eventually(timeout: 10) { self.pasted() == "after the abandoned transfers" }, "log:\n\(daemon.log)")
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.changeCount()) == 4 }, "log:\n\(daemon.log)")
+        XCTAssertEqual(pasted(), "after the abandoned transfers", "log:\n\(daemon.log)")
         XCTAssertEqual(try bridgePID(), bridge, "the bridge was started again: log:\n\(daemon.log)")
         XCTAssertFalse(daemon.log.contains("the desktop bridge ended"), daemon.log)
     }

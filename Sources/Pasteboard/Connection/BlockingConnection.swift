@@ -162,7 +162,7 @@ public final class BlockingConnection {
                 case .handedOff(let value, let channel):
                     try header(value)
                     exchange.handedOff(try receiveHandedOff(
-                        try channel.descriptor(for: id), total: value.size, interrupt: interrupt, output: output,
+                        try channel.descriptor(for: id), id: id, total: value.size, interrupt: interrupt, output: output,
                         progress: progress, chunk: chunk))
                 case .progress(let report):
                     progress(report)
@@ -192,7 +192,7 @@ public final class BlockingConnection {
     /// inside the kernel when there is one and it can be (see `KernelCopy`), else read into
     /// `chunk`. Returns the byte count.
     private func receiveHandedOff(
-        _ descriptor: Int32, total: Int?, interrupt: Int32?, output: Int32?,
+        _ descriptor: Int32, id: UInt32, total: Int?, interrupt: Int32?, output: Int32?,
         progress: (LoadProgress) -> Void, chunk: (ByteBuffer) throws -> Void
     ) throws -> Int {
         let copied: Int?
@@ -208,21 +208,21 @@ public final class BlockingConnection {
             close(descriptor)
             return copied
         }
-        return try drain(descriptor, total: total, interrupt: interrupt, progress: progress, chunk: chunk)  // drain closes it
+        return try drain(descriptor, id: id, total: total, interrupt: interrupt, progress: progress, chunk: chunk)  // drain closes it
     }
 
     /// Reads a handed-off transfer socket to its end into `chunk`; returns the byte count.
     private func drain(
-        _ fd: Int32, total: Int?, interrupt: Int32?,
+        _ fd: Int32, id: UInt32, total: Int?, interrupt: Int32?,
         progress: (LoadProgress) -> Void, chunk: (ByteBuffer) throws -> Void
     ) throws -> Int {
         defer { close(fd) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)  // reads here wait (after poll, when interruptible)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)  // reads here wait (after poll)
         var throttle = ProgressThrottle(total: total)
         var completed = 0
         var buffer = ByteBufferAllocator().buffer(capacity: HandoffStream.chunk)
         while true {
-            try waitUntilReadable(fd, interrupt: interrupt)
+            try waitForHandedOffBytes(fd, id: id, interrupt: interrupt)
             var failure: Int32 = 0
             buffer.clear()
             let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: HandoffStream.chunk) { pointer in
@@ -477,6 +477,40 @@ public final class BlockingConnection {
             }
             if count == 0 { throw PasteboardError.connectionLost("the daemon closed the connection") }
             return
+        }
+    }
+
+    /// Returns once the handed-off socket `fd` is readable (or at its end). Meanwhile the
+    /// connection is watched too: the daemon's error for request `id` (the source failed, and
+    /// its end of the socket may never close) or the connection's end is thrown, not waited
+    /// through; other frames stay for the exchange. Throws `CancellationError` once `interrupt`
+    /// is readable.
+    private func waitForHandedOffBytes(_ fd: Int32, id: UInt32, interrupt: Int32?) throws {
+        var entries = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interrupt ?? -1, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            for index in entries.indices { entries[index].revents = 0 }
+            let ready = poll(&entries, nfds_t(entries.count), -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw PasteboardError.io("cannot wait for the handed-off data: \(String(cString: strerror(errno)))")
+            }
+            if entries[2].revents != 0 { throw CancellationError() }
+            if entries[0].revents != 0 { return }
+            if entries[1].revents != 0 {
+                try receive()
+                // Looked at without taking: the frames stay in `inbound` for the exchange.
+                var look = inbound
+                let maxFrameLength = handshakeWelcome.maxFrameLength
+                while let frame = try? FrameCodec.decode(from: &look, maxFrameLength: maxFrameLength) {
+                    guard frame.requestID == id || frame.requestID == 0, frame.kind == .message,
+                          case .error(let error)? = try? frame.decodeMessage() else { continue }
+                    throw PasteboardError.daemon(error)
+                }
+            }
         }
     }
 
