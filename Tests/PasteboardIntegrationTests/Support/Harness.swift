@@ -81,6 +81,9 @@ enum Binaries {
     }
 }
 
+/// How long `runTool` lets a tool run before it kills it and fails the test, in seconds.
+let runToolLimit = 1200
+
 /// Runs `tool` (one of ours by name, or an absolute path) to completion with `stdin` bytes, returning its status and output.
 func runTool(_ tool: String, _ arguments: [String], stdin: Data = Data(), environment: [String: String], in sandbox: Sandbox) throws -> ProcessResult {
     let id = UUID().uuidString.prefix(8)
@@ -96,7 +99,17 @@ func runTool(_ tool: String, _ arguments: [String], stdin: Data = Data(), enviro
     process.standardInput = FileHandle(forReadingAtPath: inPath)
     process.standardOutput = FileHandle(forWritingAtPath: outPath)
     process.standardError = FileHandle(forWritingAtPath: errPath)
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
     try process.run()
+    // A safety net, not a timing: a tool that hangs fails its test (and is killed) instead of
+    // holding the whole suite until CI's limit. The longest legitimate run, a client package's
+    // first build on a loaded machine, takes minutes.
+    if exited.wait(timeout: .now() + .seconds(runToolLimit)) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        exited.wait()
+        XCTFail("\(tool) \(arguments.joined(separator: " ")) did not end within \(runToolLimit) s and was killed")
+    }
     process.waitUntilExit()
     return ProcessResult(
         status: process.terminationStatus,
