@@ -113,6 +113,20 @@ final class ClipboardHandoverTests: XCTestCase {
         XCTAssertNil(handover.importedChangeCount(of: WindowID(7)))
     }
 
+    func testAnOlderImportRecordedLateDoesNotHideTheNewerAndTheOwnerLeavingForgetsIt() {
+        let handover = ClipboardHandover()
+        // The clipboard manager kept a hand-over as change 2 while the importer's write of the
+        // same owner's offer, change 1, was still on its way.
+        handover.recordImport(owner: WindowID(7), changeCount: 2)
+        handover.recordImport(owner: WindowID(7), changeCount: 1)
+        XCTAssertEqual(handover.importedChangeCount(of: WindowID(7)), 2)
+        // The owner leaves: the desktop gets change 2 back, and the window id (which the X
+        // server may give the next application) is forgotten.
+        XCTAssertEqual(handover.ownerLeft(), 2)
+        XCTAssertNil(handover.importedChangeCount(of: WindowID(7)))
+        XCTAssertNil(handover.ownerLeft())
+    }
+
     // MARK: The question channel
 
     func testAQuestionIsAnsweredByTheTask() async {

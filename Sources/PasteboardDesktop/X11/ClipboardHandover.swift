@@ -32,9 +32,15 @@ public final class ClipboardHandover: Sendable {
 
     public init() {}
 
-    /// The importer put `owner`'s offer on the pasteboard at `changeCount`.
+    /// The importer (or the clipboard manager) put `owner`'s offer on the pasteboard at
+    /// `changeCount`. An older change recorded late is ignored: the importer's write and the
+    /// manager's can cross (a hand-over that arrives while the importer writes), and the
+    /// latest change is the one the desktop gets back when the owner leaves.
     func recordImport(owner: WindowID, changeCount: Int) {
-        state.withLock { $0.imported = (owner, changeCount) }
+        state.withLock { state in
+            guard (state.imported?.changeCount ?? .min) < changeCount else { return }
+            state.imported = (owner, changeCount)
+        }
     }
 
     /// The selection's owner left: the change count of the latest import, by the importer or
