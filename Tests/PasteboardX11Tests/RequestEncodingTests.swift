@@ -65,7 +65,7 @@ final class RequestEncodingTests: XCTestCase {
         XCTAssertEqual(X11Request.announcedBytes(extended.bytes), extended.bytes.count)
         // Written as header and fields, then the data as it is, then the padding.
         XCTAssertEqual(extended.head.count, 28)
-        XCTAssertEqual(extended.trailer, data)
+        XCTAssertEqual(extended.trailer.joined, data)
         XCTAssertEqual(extended.byteCount, extended.bytes.count)
         XCTAssertEqual(core.head.count, 24)
         XCTAssertEqual(core.byteCount, core.bytes.count)

@@ -111,6 +111,19 @@ final class SelectionOwnerPlanningTests: XCTestCase {
         XCTAssertThrowsError(try X11Event.decode(packet.prefix(31)))
     }
 
+    func testAChunkOfManySmallWritesIsAFewRunsWithEveryByteInOrder() async throws {
+        let writer = SelectionChunkWriter(capacity: 1 << 20, wakeAbove: 1 << 20, wakeup: try X11Wakeup())
+        for byte in 0..<1000 { try await writer.write([UInt8(byte % 251)]) }
+        let chunk = writer.take(upTo: 600)
+        XCTAssertEqual(chunk.count, SelectionChunkWriter.maximumRuns, "a provider writing a byte at a time makes no request of 600 pieces")
+        XCTAssertEqual(chunk.joined, (0..<600).map { UInt8($0 % 251) })
+        XCTAssertEqual(writer.take(upTo: 1000).joined, (600..<1000).map { UInt8($0 % 251) })
+        XCTAssertEqual(writer.snapshot.buffered, 0)
+        let request = try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, runs: chunk)
+        XCTAssertEqual(request, try X11Request.changeProperty(window: WindowID(1), property: Atom(2), type: Atom(3), format: 8, data: chunk.joined),
+                       "a request of runs writes the bytes of the same request made of one array")
+    }
+
     func testTheChunkWriterWaitsForRoomAndThrowsOnceAbandoned() async throws {
         let writer = SelectionChunkWriter(capacity: 10, wakeAbove: 5, wakeup: try X11Wakeup())
         try await writer.write([1, 2, 3, 4, 5, 6])
@@ -118,9 +131,11 @@ final class SelectionOwnerPlanningTests: XCTestCase {
         let second = Task { try await writer.write([7, 8, 9, 10, 11, 12]) }  // 12 > 10: waits
         try await Task.sleep(for: .milliseconds(100))
         XCTAssertEqual(writer.snapshot.buffered, 12)
-        XCTAssertEqual(writer.take(upTo: 4), [1, 2, 3, 4], "pieces split")
+        XCTAssertEqual(writer.take(upTo: 4).joined, [1, 2, 3, 4], "pieces split")
         try await second.value
-        XCTAssertEqual(writer.take(upTo: 100), [5, 6, 7, 8, 9, 10, 11, 12], "pieces joined")
+        let rest = writer.take(upTo: 100)
+        XCTAssertEqual(rest.joined, [5, 6, 7, 8, 9, 10, 11, 12], "pieces taken in order")
+        XCTAssertEqual(rest.map(\.count), [2, 6], "each piece as it was written, the first one's rest after the split")
         writer.finish()
         XCTAssertTrue(writer.snapshot.finished)
 

@@ -117,22 +117,23 @@ final class X11Socket {
         return (Xauthority.familyLocal, Xauthority.hostname())
     }
 
-    /// Writes `head`, then `trailer`, then `padding` zero bytes (0 to 3), gathered by one
-    /// sendmsg (without SIGPIPE) as xlib's writev does: one request whose large data is written
-    /// from its own array rather than joined to the header first, and never a lone header that
-    /// wakes the server for a request it cannot process yet.
-    func write(_ head: [UInt8], _ trailer: [UInt8], padding: Int) throws(X11Error) {
+    /// Writes `head`, then the runs of `trailer` from where they lie, then `padding` zero bytes
+    /// (0 to 3), gathered by one sendmsg (without SIGPIPE) as xlib's writev does: one request
+    /// whose large data is written from its own storage rather than joined to the header first,
+    /// and never a lone header that wakes the server for a request it cannot process yet.
+    func write(_ head: [UInt8], _ trailer: [ByteRun], padding: Int) throws(X11Error) {
         precondition((0...3).contains(padding), "padding of \(padding) bytes")
         let zeros: [UInt8] = [0, 0, 0]
-        let total = head.count + trailer.count + padding
+        let total = head.count + trailer.byteCount + padding
         var written = 0
         while written < total {
             let count = head.withUnsafeBytes { head in
-                trailer.withUnsafeBytes { trailer in
+                trailer.withUnsafeBuffers { trailer in
                     zeros.withUnsafeBytes { zeros in
                         var skip = written
                         var vectors: [iovec] = []
-                        for part in [head, trailer, UnsafeRawBufferPointer(rebasing: zeros[0..<padding])] where part.count > 0 {
+                        vectors.reserveCapacity(trailer.count + 2)
+                        for part in [head] + trailer + [UnsafeRawBufferPointer(rebasing: zeros[0..<padding])] where part.count > 0 {
                             if skip >= part.count {
                                 skip -= part.count
                                 continue
@@ -143,7 +144,7 @@ final class X11Socket {
                         return vectors.withUnsafeMutableBufferPointer { vectors in
                             var message = msghdr()
                             message.msg_iov = vectors.baseAddress
-                            message.msg_iovlen = vectors.count
+                            message.msg_iovlen = min(vectors.count, Self.maximumVectors)
                             return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
                         }
                     }
@@ -156,6 +157,10 @@ final class X11Socket {
             written += count
         }
     }
+
+    /// The most pieces one sendmsg takes (Linux's IOV_MAX); a request of more is written in
+    /// several calls.
+    static let maximumVectors = 1024
 
     /// Writes all of `bytes` (without SIGPIPE).
     func write(_ bytes: [UInt8]) throws(X11Error) {

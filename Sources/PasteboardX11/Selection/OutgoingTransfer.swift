@@ -26,8 +26,9 @@ struct PendingReply {
 /// One conversion of a reply.
 struct Part {
     enum Content {
-        /// Known at once (TARGETS, TIMESTAMP): a property of `type` and `format`.
-        case immediate(type: Atom, format: UInt8, bytes: [UInt8])
+        /// Known at once (TARGETS, TIMESTAMP, or data within one chunk): a property of `type`
+        /// and `format`, in the runs it was written in.
+        case immediate(type: Atom, format: UInt8, runs: [ByteRun])
         /// An offered target, streamed by the provider's task.
         case stream(SelectionChunkWriter, Task<Void, Never>)
         /// Answered with None.

@@ -17,9 +17,10 @@ import Synchronization
 /// `SelectionTransferAbandoned`.
 public final class SelectionChunkWriter: Sendable {
     private struct State {
-        var chunks: [[UInt8]] = []
-        /// Bytes of `chunks[0]` already taken.
-        var headOffset = 0
+        /// The written pieces not taken yet, oldest first (`first` indexes the oldest: taking
+        /// never shifts the rest).
+        var runs: [ByteRun] = []
+        var first = 0
         var buffered = 0
         var finished = false
         var failure: String?
@@ -33,8 +34,8 @@ public final class SelectionChunkWriter: Sendable {
     private let wakeAbove: Int
     private let wakeup: X11Wakeup
 
-    /// The size of the chunks the owner sends: a write of exactly this size goes to the socket
-    /// without being joined to other pieces (a copy).
+    /// The size of the chunks the owner sends (each gathered from the written pieces as they
+    /// are, not joined into one array).
     public var chunkBytes: Int { wakeAbove }
 
     init(capacity: Int, wakeAbove: Int, wakeup: X11Wakeup) {
@@ -44,14 +45,16 @@ public final class SelectionChunkWriter: Sendable {
     }
 
     /// Appends `bytes` to the data; awaits while the requestor is more than a buffer behind.
-    public func write(_ bytes: [UInt8]) async throws {
-        guard !bytes.isEmpty else { return }
+    /// The bytes are not copied: they go to the X socket from `bytes`' own storage.
+    public func write(_ bytes: some ByteStorage) async throws {
+        guard bytes.count > 0 else { return }
+        let run = ByteRun(bytes)
         let (mustWait, wakes) = try state.withLock { state throws(SelectionTransferAbandoned) -> (Bool, Bool) in
             if let reason = state.abandoned { throw SelectionTransferAbandoned(reason: reason) }
             if state.finished { throw SelectionTransferAbandoned(reason: "the provider wrote after it returned") }
             let before = state.buffered
-            state.chunks.append(bytes)
-            state.buffered += bytes.count
+            state.runs.append(run)
+            state.buffered += run.count
             // Woken by the first bytes after none (a ready owner starts its short wait for more)
             // and when a whole chunk is there.
             return (state.buffered > capacity, before == 0 || (before <= wakeAbove && state.buffered > wakeAbove))
@@ -79,38 +82,50 @@ public final class SelectionChunkWriter: Sendable {
 
     var snapshot: Snapshot { state.withLock { Snapshot(buffered: $0.buffered, finished: $0.finished, failure: $0.failure) } }
 
-    /// Takes up to `limit` buffered bytes (joining or splitting written pieces), resuming a
-    /// provider that waited for room.
-    func take(upTo limit: Int) -> [UInt8] {
-        let (bytes, waiter) = state.withLock { state -> ([UInt8], CheckedContinuation<Void, any Error>?) in
-            var bytes: [UInt8] = []
-            // A written piece of at least half a chunk (the bridge's loads of up to 1 MiB, the
-            // owner's chunks of 1 MiB), or all that is left, is handed over as it is: no copy on
-            // the way to the socket, and one short load does not shift every later piece out of
-            // line with the chunks. Smaller pieces are joined (the loop below).
-            if state.headOffset == 0, let head = state.chunks.first, head.count <= limit,
-               head.count >= limit / 2 || state.chunks.count == 1 {
-                bytes = state.chunks.removeFirst()
-            } else {
-                bytes.reserveCapacity(min(limit, state.buffered))
-            }
-            while bytes.count < limit, !state.chunks.isEmpty {
-                let head = state.chunks[0]
-                let count = min(limit - bytes.count, head.count - state.headOffset)
-                bytes.append(contentsOf: head[state.headOffset..<state.headOffset + count])
-                state.headOffset += count
-                if state.headOffset == head.count {
-                    state.chunks.removeFirst()
-                    state.headOffset = 0
+    /// The most runs one take hands over; more (a provider writing a byte at a time) are joined
+    /// into one, so a chunk is never a request of thousands of pieces.
+    static let maximumRuns = 64
+
+    /// Takes up to `limit` buffered bytes as the runs they were written in (the last one split
+    /// when the limit falls inside it: no copy), resuming a provider that waited for room.
+    func take(upTo limit: Int) -> [ByteRun] {
+        let (runs, waiter) = state.withLock { state -> ([ByteRun], CheckedContinuation<Void, any Error>?) in
+            var runs: [ByteRun] = []
+            var taken = 0
+            var joined: [UInt8]?
+            while taken < limit, state.first < state.runs.count {
+                var run = state.runs[state.first]
+                if run.count > limit - taken {
+                    let (head, rest) = run.split(at: limit - taken)
+                    state.runs[state.first] = rest
+                    run = head
+                } else {
+                    state.first += 1
+                }
+                taken += run.count
+                if joined != nil || runs.count == Self.maximumRuns - 1 {
+                    if joined == nil { joined = [] }
+                    run.withUnsafeBytes { joined!.append(contentsOf: $0) }
+                } else {
+                    runs.append(run)
                 }
             }
-            state.buffered -= bytes.count
-            guard state.buffered <= capacity, let waiter = state.waiter else { return (bytes, nil) }
+            if let joined { runs.append(ByteRun(joined)) }
+            // Drop the taken runs now and then, not at every take (which would shift the rest).
+            if state.first == state.runs.count {
+                state.runs.removeAll(keepingCapacity: true)
+                state.first = 0
+            } else if state.first >= 64 {
+                state.runs.removeFirst(state.first)
+                state.first = 0
+            }
+            state.buffered -= taken
+            guard state.buffered <= capacity, let waiter = state.waiter else { return (runs, nil) }
             state.waiter = nil
-            return (bytes, waiter)
+            return (runs, waiter)
         }
         waiter?.resume()
-        return bytes
+        return runs
     }
 
     /// The provider returned.
@@ -133,7 +148,8 @@ public final class SelectionChunkWriter: Sendable {
     func abandon(reason: String) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             if state.abandoned == nil { state.abandoned = reason }
-            state.chunks = []
+            state.runs = []
+            state.first = 0
             state.buffered = 0
             defer { state.waiter = nil }
             return state.waiter

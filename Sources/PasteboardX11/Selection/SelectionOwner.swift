@@ -295,9 +295,9 @@ public final class SelectionOwner {
         switch target {
         case plumbing.targets:
             let atoms = SelectionReplyEncoding.targets(offered: offered, targets: plumbing.targets, timestamp: plumbing.timestamp, multiple: plumbing.multiple)
-            return make(.immediate(type: .atom, format: 32, bytes: SelectionReplyEncoding.atomList(atoms)))
+            return make(.immediate(type: .atom, format: 32, runs: [ByteRun(SelectionReplyEncoding.atomList(atoms))]))
         case plumbing.timestamp:
-            return make(.immediate(type: .integer, format: 32, bytes: SelectionReplyEncoding.timestamp(acquiredAt ?? currentTime)))
+            return make(.immediate(type: .integer, format: 32, runs: [ByteRun(SelectionReplyEncoding.timestamp(acquiredAt ?? currentTime))]))
         case plumbing.multiple:
             return make(.refused(reason: inMultiple ? "MULTIPLE inside MULTIPLE" : "MULTIPLE without pairs"))
         default:
@@ -369,7 +369,7 @@ public final class SelectionOwner {
                 task.cancel()
                 reply.parts[index].content = .refused(reason: reason)
             case .whole:
-                reply.parts[index].content = .immediate(type: part.target, format: 8, bytes: writer.take(upTo: sizing.chunkBytes))
+                reply.parts[index].content = .immediate(type: part.target, format: 8, runs: writer.take(upTo: sizing.chunkBytes))
             case .incremental:
                 incremental[index] = state.buffered
             }
@@ -380,9 +380,9 @@ public final class SelectionOwner {
         var served: [SelectionOwnerEvent] = []
         for (index, part) in reply.parts.enumerated() {
             switch part.content {
-            case let .immediate(type, format, bytes):
-                try connection.sendToRequestor(.changeProperty(window: requestor, property: part.property, type: type, format: format, data: bytes))
-                served.append(.served(target: part.targetName, requestor: requestor, byteCount: bytes.count, incremental: false))
+            case let .immediate(type, format, runs):
+                try connection.sendToRequestor(.changeProperty(window: requestor, property: part.property, type: type, format: format, runs: runs))
+                served.append(.served(target: part.targetName, requestor: requestor, byteCount: runs.byteCount, incremental: false))
             case let .stream(writer, task):
                 let bound = sizing.incrementalSizeBound(buffered: incremental[index] ?? 0)
                 try connection.sendToRequestor(.changeProperty(window: requestor, property: part.property, type: plumbing.incr, format: 32, data: SelectionReplyEncoding.timestamp(bound)))
@@ -433,8 +433,8 @@ public final class SelectionOwner {
             } else if whole || (state.buffered > 0 && now >= transfer.partialAt ?? now) {
                 transfer.partialAt = nil
                 let chunk = transfer.writer.take(upTo: sizing.chunkBytes)
-                try connection.sendToRequestor(.changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, data: chunk))
-                transfer.bytesSent += chunk.count
+                try connection.sendToRequestor(.changeProperty(window: key.requestor, property: key.property, type: transfer.target, format: 8, runs: chunk))
+                transfer.bytesSent += chunk.byteCount
                 transfer.chunksSent += 1
                 transfer.phase = .awaitingDelete
                 transfer.deadline = now + timeout

@@ -10,21 +10,30 @@ extension X11Request {
     public static func changeProperty(
         _ mode: PropertyMode = .replace, window: WindowID, property: Atom, type: Atom, format: UInt8, data: [UInt8]
     ) throws(X11Error) -> X11Request {
-        guard [8, 16, 32].contains(format), data.count % Int(format / 8) == 0 else {
-            throw .invalidArgument("ChangeProperty: \(data.count) bytes are not a list of \(format)-bit items")
+        try changeProperty(mode, window: window, property: property, type: type, format: format, runs: data.isEmpty ? [] : [ByteRun(data)])
+    }
+
+    /// ChangeProperty with its data in `runs`, written to the socket from where they lie (the
+    /// pieces a selection chunk was received in), never joined into one array first.
+    public static func changeProperty(
+        _ mode: PropertyMode = .replace, window: WindowID, property: Atom, type: Atom, format: UInt8, runs: [ByteRun]
+    ) throws(X11Error) -> X11Request {
+        let count = runs.byteCount
+        guard [8, 16, 32].contains(format), count % Int(format / 8) == 0 else {
+            throw .invalidArgument("ChangeProperty: \(count) bytes are not a list of \(format)-bit items")
         }
-        guard data.count / Int(format / 8) <= Int(UInt32.max) else {
-            throw .invalidArgument("ChangeProperty: \(data.count) bytes are more items than a CARD32 counts")
+        guard count / Int(format / 8) <= Int(UInt32.max) else {
+            throw .invalidArgument("ChangeProperty: \(count) bytes are more items than a CARD32 counts")
         }
         // Over 65535 units (about 256 KiB) the request takes BIG-REQUESTS' extended form; the
         // connection refuses it unless the server enabled BIG-REQUESTS for that length.
-        return try withTrailer("ChangeProperty", opcode: 18, data: mode.rawValue, fieldBytes: 20, trailer: data, expectsReply: false) { writer in
+        return try withTrailer("ChangeProperty", opcode: 18, data: mode.rawValue, fieldBytes: 20, trailer: runs, expectsReply: false) { writer in
             writer.u32(window.rawValue)
             writer.u32(property.rawValue)
             writer.u32(type.rawValue)
             writer.u8(format)
             writer.zeros(3)
-            writer.u32(UInt32(data.count / Int(format / 8)))
+            writer.u32(UInt32(count / Int(format / 8)))
         }
     }
 

@@ -7,31 +7,40 @@ public struct X11Request: Equatable, Sendable {
     public let name: String
     /// The header and fixed fields; all of a request but ChangeProperty's data.
     public let head: [UInt8]
-    /// Data written after `head` as it is, then zero bytes up to a multiple of four: a selection
-    /// chunk of a MiB is handed to the socket without being copied into the request first.
-    public let trailer: [UInt8]
+    /// Data written after `head` as it lies, in the runs it came in, then zero bytes up to a
+    /// multiple of four: a selection chunk of a MiB is handed to the socket without being
+    /// copied into the request, or joined from the pieces the bridge received it in.
+    public let trailer: [ByteRun]
+    /// The bytes of `trailer`.
+    let trailerCount: Int
     public let expectsReply: Bool
 
     public init(name: String, bytes: [UInt8], expectsReply: Bool) {
         self.init(name: name, head: bytes, trailer: [], expectsReply: expectsReply)
     }
 
-    init(name: String, head: [UInt8], trailer: [UInt8], expectsReply: Bool) {
+    init(name: String, head: [UInt8], trailer: [ByteRun], expectsReply: Bool) {
         self.name = name
         self.head = head
         self.trailer = trailer
+        self.trailerCount = trailer.byteCount
         self.expectsReply = expectsReply
     }
 
     /// The trailer's padding to four bytes.
-    var trailerPadding: Int { X11Wire.padding(trailer.count) }
+    var trailerPadding: Int { X11Wire.padding(trailerCount) }
 
     /// The request's size on the wire.
-    public var byteCount: Int { head.count + trailer.count + trailerPadding }
+    public var byteCount: Int { head.count + trailerCount + trailerPadding }
 
     /// The whole request as written (a copy joining head and trailer, for tests and checks).
     public var bytes: [UInt8] {
-        trailer.isEmpty ? head : head + trailer + [UInt8](repeating: 0, count: trailerPadding)
+        trailer.isEmpty ? head : head + trailer.joined + [UInt8](repeating: 0, count: trailerPadding)
+    }
+
+    /// Requests are equal when they write the same bytes (however their data is cut in runs).
+    public static func == (left: X11Request, right: X11Request) -> Bool {
+        left.name == right.name && left.expectsReply == right.expectsReply && left.bytes == right.bytes
     }
 
     /// The major opcode (the first byte).
@@ -54,9 +63,10 @@ public struct X11Request: Equatable, Sendable {
     /// a separate array, so a chunk of several MiB is never copied into the request. Whether
     /// the server takes a request this long is `X11Connection.send`'s check.
     static func withTrailer(
-        _ name: String, opcode: UInt8, data: UInt8 = 0, fieldBytes: Int, trailer: [UInt8], expectsReply: Bool, _ fields: (inout WireWriter) -> Void
+        _ name: String, opcode: UInt8, data: UInt8 = 0, fieldBytes: Int, trailer: [ByteRun], expectsReply: Bool, _ fields: (inout WireWriter) -> Void
     ) throws(X11Error) -> X11Request {
-        let paddedTrailer = trailer.count + X11Wire.padding(trailer.count)
+        let trailerCount = trailer.byteCount
+        let paddedTrailer = trailerCount + X11Wire.padding(trailerCount)
         let header = try X11Wire.header(paddedBodyBytes: fieldBytes + paddedTrailer)
         var writer = WireWriter(capacity: 8 + fieldBytes)
         writer.u8(opcode)
