@@ -21,6 +21,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The Wayland data-control state machine after a well-formed set-up, driven by a scripted
     /// compositor's events (`WaylandSessionFuzzing`).
     case waylandSession = "wayland-session"
+    /// The X11 selection reader and owner on a connection to a scripted X server that plays
+    /// the server and the other clients as the input says (`X11SessionFuzzing`).
+    case x11Session = "x11-session"
 
     /// Runs `input` through the target's decoder, checks its invariants, and returns a one-line
     /// summary of what the decoder made of it (for the replayer).
@@ -34,6 +37,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .x11: DesktopWireFuzzing.runX11(input)
         case .wayland: DesktopWireFuzzing.runWayland(input)
         case .waylandSession: WaylandSessionFuzzing.run(input)
+        case .x11Session: X11SessionFuzzing.run(input)
         }
     }
 

@@ -14,6 +14,8 @@ Modes (each prints "ready" on stderr once it is in place, then runs until killed
                            CLIPBOARD_MANAGER, prints "sent" and exits
   convert-flood COUNT      asks the CLIPBOARD owner COUNT times to convert UTF8_STRING into
                            properties of its window that it never reads
+  multiple-empty           asks the CLIPBOARD owner for MULTIPLE with an empty ATOM_PAIR list,
+                           prints the property the SelectionNotify names (or None) and exits
 """
 import os
 import sys
@@ -155,6 +157,17 @@ elif mode == "convert-flood":
     ready()
     while True:
         time.sleep(3600)
+
+elif mode == "multiple-empty":
+    PAIRS = atom("PAIRS")
+    w.change_property(PAIRS, atom("ATOM_PAIR"), 32, [])
+    w.convert_selection(CLIPBOARD, atom("MULTIPLE"), PAIRS, X.CurrentTime)
+    d.flush()
+    while True:
+        e = d.next_event()
+        if e.type == X.SelectionNotify:
+            print("notified " + ("None" if e.property == X.NONE else d.get_atom_name(e.property)), file=sys.stderr, flush=True)
+            sys.exit(0)
 
 else:
     print("unknown mode " + mode, file=sys.stderr)

@@ -109,4 +109,21 @@ extension DesktopBridgeProcessTests {
         XCTAssertEqual(pasted.stdout, try Data(contentsOf: URL(fileURLWithPath: file)))
         XCTAssertEqual(try bridgePID(), bridge)
     }
+
+    func testAMultipleWithNoPairsIsRefusedAndTheBridgeStaysUp() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let bridge = try bridgePID()
+        try pbOK("copy", stdin: Data("some text the bridge exports".utf8))
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
+                      "\(String(describing: try? pb("bridge").stdoutText)); log:\n\(daemon.log)")
+        // Found by pasteboard-fuzz x11-session: an empty pair list made the owner index a part
+        // it did not have, and the bridge crashed.
+        let asker = try hostilePeer("multiple-empty", server: server, waitFor: "notified None")
+        XCTAssertEqual(asker.waitForExit(timeout: 10), 0, "\(asker.stderrLines); log:\n\(daemon.log)")
+        let reader = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        let pasted = try runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o"], environment: reader, in: sandbox)
+        XCTAssertEqual(pasted.stdoutText, "some text the bridge exports", pasted.stderr)
+        XCTAssertEqual(try bridgePID(), bridge, "log:\n\(daemon.log)")
+    }
 }

@@ -17,4 +17,19 @@ final class X11FuzzInputTests: XCTestCase {
             }
         }
     }
+
+    func testTheSelectionReaderAndOwnerKeepTheirInvariantsOnEveryCommittedScript() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz").path
+        let inputs = try FuzzCorpus.committedInputs(of: .x11Session, in: fixtures)
+        XCTAssertGreaterThanOrEqual(inputs.count, 4, "the x11-session seeds: the reader's and the owner's")
+        var modes: Set<Substring> = []
+        for input in inputs {
+            // A broken invariant traps; what a script makes of the run depends on the machine's
+            // speed (the scripted clients' waits are milliseconds), so only the mode is asserted.
+            let summary = FuzzTarget.x11Session.run(try FuzzCorpus.contents(of: input))
+            modes.insert(summary.prefix(while: { $0 != ":" }))
+        }
+        XCTAssertEqual(modes, ["reader", "owner"], "the seeds drive both machines")
+    }
 }

@@ -126,7 +126,7 @@ public final class X11Connection {
         }
     }
 
-    private init(display: DisplayName, setup: SetupInfo, socket: X11Socket) {
+    init(display: DisplayName, setup: SetupInfo, socket: X11Socket) {
         self.display = display
         self.setup = setup
         self.socket = socket

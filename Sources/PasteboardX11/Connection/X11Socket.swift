@@ -25,7 +25,7 @@ final class X11Socket {
     /// no descriptor to wake it (inside a Swift task).
     static let pollSlice: Duration = .milliseconds(50)
 
-    private init(fd: Int32) { self.fd = fd }
+    init(fd: Int32) { self.fd = fd }
 
     deinit {
         close()

@@ -275,12 +275,14 @@ public final class SelectionOwner {
                 if case .malformedFromServer = error { return try refuse("\(error)") }
                 throw error
             } catch { return try refuse("its MULTIPLE pairs cannot be read: \(error)") }
+            // An empty list asks for nothing: refused, as a MULTIPLE without a property is.
+            guard !pairs.isEmpty else { return try refuse("MULTIPLE with no pairs") }
             multiple = pairs
             parts = pairs.map { part(target: $0.target, property: $0.property, requestor: request.requestor, inMultiple: true, started: &started) }
         } else {
             parts = [part(target: request.target, property: property, requestor: request.requestor, inMultiple: false, started: &started)]
         }
-        if case let .refused(reason) = parts[0].content, multiple == nil { return try refuse(reason) }
+        if multiple == nil, case let .refused(reason) = parts[0].content { return try refuse(reason) }
         replies.append(PendingReply(request: request, property: property, multiple: multiple, parts: parts, deadline: .now + providerTimeout))
     }
 
@@ -324,6 +326,14 @@ public final class SelectionOwner {
         }
     }
 
+    /// The conversions streaming now in all, and to the requestor with the most: bounded by
+    /// `maximumStreams` and `maximumStreamsPerRequestor` whatever requestors ask (checked by
+    /// `pasteboard-fuzz x11-session` from the report closure).
+    package var streamsUnderWay: (all: Int, busiestRequestor: Int) {
+        let requestors = Set(replies.map(\.request.requestor)).union(transfers.keys.map(\.requestor))
+        return (streamCount(requestor: nil), requestors.map { streamCount(requestor: $0) }.max() ?? 0)
+    }
+
     /// The conversions streaming now (answered through INCR, or still deciding), to
     /// `requestor` or (nil) to anyone.
     private func streamCount(requestor: WindowID?) -> Int {
@@ -341,18 +351,23 @@ public final class SelectionOwner {
     private func advance() throws(X11Error) {
         let now = ContinuousClock.now
         var index = 0
+        var answered: [SelectionOwnerEvent] = []
         while index < replies.count {
-            if try decide(&replies[index], now: now) {
+            // Reported once the reply is out of `replies`: a report handler may look at the owner.
+            if let events = try decide(&replies[index], now: now) {
                 replies.remove(at: index)
+                answered += events
             } else {
                 index += 1
             }
         }
+        for event in answered { report(event) }
         for key in Array(transfers.keys) { try step(key, now: now) }
     }
 
-    /// Answers `reply` if each part is decided (or its deadline passed); true when answered.
-    private func decide(_ reply: inout PendingReply, now: ContinuousClock.Instant) throws(X11Error) -> Bool {
+    /// Answers `reply` if each part is decided (or its deadline passed); the events to report
+    /// when answered, nil when not yet.
+    private func decide(_ reply: inout PendingReply, now: ContinuousClock.Instant) throws(X11Error) -> [SelectionOwnerEvent]? {
         var incremental: [Int: Int] = [:]  // part index → bytes buffered when INCR starts
         for (index, part) in reply.parts.enumerated() {
             guard case let .stream(writer, task) = part.content else { continue }
@@ -363,7 +378,7 @@ public final class SelectionOwner {
             }
             switch sizing.decide(buffered: state.buffered, finished: state.finished) {
             case .wait:
-                guard now >= reply.deadline else { return false }
+                guard now >= reply.deadline else { return nil }
                 let reason = "its provider gave neither all the data nor a chunk's worth within \(providerTimeout)"
                 writer.abandon(reason: reason)
                 task.cancel()
@@ -404,8 +419,7 @@ public final class SelectionOwner {
         let refusedAlone: Bool
         if reply.multiple == nil, case .refused = reply.parts[0].content { refusedAlone = true } else { refusedAlone = false }
         try connection.notify(reply.request, property: refusedAlone ? .none : reply.property)
-        for event in served { report(event) }
-        return true
+        return served
     }
 
     /// Moves one INCR transfer on: the next chunk when the requestor deleted the last one and
