@@ -24,9 +24,12 @@ enum DeclarationParser {
         var rejected: Set<TypeIdentifier> = []
         /// Problems, in file order.
         var problems: [Problem] = []
+        /// The application the file belongs to (its `app` member): the one app that may replace
+        /// the file's declarations when it connects.
+        var app: String?
     }
 
-    /// Parses `{"types": [...]}`.
+    /// Parses `{"app": ..., "types": [...]}` (`app` optional).
     static func file(_ data: Data) -> FileResult {
         var result = FileResult()
         let root: JSONValue
@@ -41,8 +44,17 @@ enum DeclarationParser {
                 field: "(file)", message: "expected an object with a \"types\" array, found \(root.typeName)"))
             return result
         }
-        for key in object.keys.sorted() where key != "types" {
+        for key in object.keys.sorted() where key != "types" && key != "app" {
             result.problems.append(Problem(field: key, message: "unknown field '\(key)'"))
+        }
+        switch object["app"] {
+        case nil: break
+        case .string(let app)? where !app.isEmpty && app.utf8.count <= 255 && !app.contains(where: \.isNewline):
+            result.app = app
+        case .string?:
+            result.problems.append(Problem(field: "app", message: "an application name is 1 to 255 bytes on one line"))
+        case let other?:
+            result.problems.append(Problem(field: "app", message: "expected a string, found \(other.typeName)"))
         }
         guard let types = object["types"] else {
             result.problems.append(Problem(field: "types", message: "missing required field 'types'"))

@@ -26,15 +26,6 @@ extension TypeRegistry {
         )
     }
 
-    /// Parses a declaration file and adds what is valid, reporting parse and validation errors in file order.
-    func addingDeclarationFile(
-        _ data: Data, source: String, rejected: Set<TypeIdentifier>
-    ) -> (registry: TypeRegistry, errors: [TypeDeclarationError], rejected: Set<TypeIdentifier>) {
-        let parsed = DeclarationParser.file(data)
-        let parseErrors = parsed.problems.map { TypeDeclarationError(file: source, field: $0.field, message: $0.message) }
-        let result = adding(entries: parsed.entries, source: source, rejected: rejected.union(parsed.rejected))
-        return (result.registry, Self.inFieldOrder(parseErrors + result.errors), result.rejected)
-    }
 
     /// Built-ins plus every `*.json` in `directory` (sorted by file name); missing directory is not an error.
     ///
@@ -77,7 +68,8 @@ extension TypeRegistry {
             if overlay.contents != nil { names.append(overlay.name) }
         }
         var errors: [TypeDeclarationError] = []
-        var rejected: Set<TypeIdentifier> = []
+        // One batch for all the files: each validated against those before it, the indices built once.
+        var batch = DeclarationBatch(registry)
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let path = base + name
@@ -85,11 +77,9 @@ extension TypeRegistry {
                 errors.append(TypeDeclarationError(file: path, field: "(file)", message: "cannot read file"))
                 continue
             }
-            let result = registry.addingDeclarationFile(data, source: path, rejected: rejected)
-            registry = result.registry
-            errors += result.errors
-            rejected = result.rejected
+            errors += batch.addDeclarationFile(data, source: path)
         }
+        registry = batch.registry
         return (registry, errors)
     }
 

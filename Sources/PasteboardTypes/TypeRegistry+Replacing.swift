@@ -109,6 +109,8 @@ extension TypeRegistry {
             if byIdentifier[declaration.identifier] == nil { newOrdered.append(declaration) }
             newSources[declaration.identifier] = replacements[position].source
         }
-        return (TypeRegistry(ordered: newOrdered, sources: newSources, sharedMIMEInfo: sharedMIMEInfo), sortedErrors)
+        var registry = TypeRegistry(ordered: newOrdered, sources: newSources, sharedMIMEInfo: sharedMIMEInfo)
+        registry.fileApps = fileApps
+        return (registry, sortedErrors)
     }
 }

@@ -12,4 +12,11 @@ extension TypeRegistry {
     /// built-in types, a file's path for a declaration file's; nil when `type` is not declared
     /// (a dynamic type is synthesised, not declared). O(1) on average.
     public func source(of type: TypeIdentifier) -> String? { sources[type] }
+
+    /// The application whose declaration file declares `type` (the file's `app` member): the
+    /// app that may replace that declaration when it connects. Nil for a built-in type, an app's
+    /// own declaration, or a file that names no app.
+    public func app(owningFileOf type: TypeIdentifier) -> String? {
+        sources[type].flatMap { fileApps[$0] }
+    }
 }

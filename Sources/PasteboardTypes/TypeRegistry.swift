@@ -37,6 +37,8 @@ public struct TypeRegistry: Sendable {
     private(set) var dynamicTextSupertypeSet: Set<TypeIdentifier> = []
     /// `dynamicDataSupertypes` as a set.
     private(set) var dynamicDataSupertypeSet: Set<TypeIdentifier> = []
+    /// The application each declaration file names (its `app` member), by the file's source.
+    var fileApps: [String: String] = [:]
     /// Where undeclared MIME types find their parents and aliases, if anywhere (see ``usingSharedMIMEInfo(from:)``).
     var sharedMIMEInfo: LazySharedMIMEInfo?
 
@@ -168,98 +170,9 @@ public struct TypeRegistry: Sendable {
     func adding(
         entries: [(index: Int, declaration: TypeDeclaration)], source: String, rejected: Set<TypeIdentifier>
     ) -> (registry: TypeRegistry, errors: [TypeDeclarationError], rejected: Set<TypeIdentifier>) {
-        var errors: [(position: Int, error: TypeDeclarationError)] = []
-        func report(_ position: Int, _ field: String, _ message: String) {
-            errors.append((position, TypeDeclarationError(file: source, field: field, message: message)))
-        }
-        var rejected = rejected
-        var seen: [TypeIdentifier: Int] = [:]  // identifier -> index in the source's types array
-        var candidates: [TypeIdentifier: (position: Int, declaration: TypeDeclaration)] = [:]
-        var candidateOrder: [TypeIdentifier] = []
-
-        for (position, entry) in entries.enumerated() {
-            var declaration = entry.declaration
-            let id = declaration.identifier
-            let path = "types[\(entry.index)]"
-            if byIdentifier[id] != nil {
-                let origin = sources[id].map { " by \($0)" } ?? ""
-                report(position, "\(path).identifier", "type '\(id)' is already declared\(origin)")
-                continue
-            }
-            if let first = seen[id] {
-                report(position, "\(path).identifier", "type '\(id)' is declared twice (first at types[\(first)])")
-                continue
-            }
-            seen[id] = entry.index
-            let problems = declaration.semanticProblems(path: path)
-            if !problems.isEmpty {
-                for problem in problems { report(position, problem.field, problem.message) }
-                rejected.insert(id)
-                continue
-            }
-            var unique = Set<TypeIdentifier>()
-            declaration.conformsTo = declaration.conformsTo.filter { unique.insert($0).inserted }
-            candidates[id] = (position, declaration)
-            candidateOrder.append(id)
-        }
-
-        // Cycles among the new declarations (parents already in the registry cannot form one).
-        let inCycle = Self.typesInCycles(candidateOrder.map { id in
-            (id, candidates[id]!.declaration.conformsTo.filter { candidates[$0] != nil })
-        })
-        for id in candidateOrder where inCycle[id] != nil {
-            let (position, declaration) = candidates[id]!
-            let component = inCycle[id]!
-            let index = declaration.conformsTo.firstIndex { component.contains($0) } ?? 0
-            let members = component.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            report(position, "types[\(entries[position].index)].conformsTo[\(index)]",
-                   "conformance cycle among \(members)")
-        }
-
-        // Parents must be declared already, or accepted in this batch.
-        var accepted: [TypeIdentifier: Bool] = [:]
-        func check(_ id: TypeIdentifier) -> Bool {
-            if let known = accepted[id] { return known }
-            if inCycle[id] != nil {
-                accepted[id] = false
-                return false
-            }
-            let (position, declaration) = candidates[id]!
-            let path = "types[\(entries[position].index)]"
-            var ok = true
-            for (index, parent) in declaration.conformsTo.enumerated() {
-                if byIdentifier[parent] != nil { continue }
-                if candidates[parent] != nil {
-                    if check(parent) { continue }
-                    report(position, "\(path).conformsTo[\(index)]", "parent type '\(parent)' was rejected")
-                } else if rejected.contains(parent) {
-                    report(position, "\(path).conformsTo[\(index)]", "parent type '\(parent)' was rejected")
-                } else {
-                    report(position, "\(path).conformsTo[\(index)]", "unknown parent type '\(parent)'")
-                }
-                ok = false
-                break
-            }
-            accepted[id] = ok
-            return ok
-        }
-        var newDeclarations: [TypeDeclaration] = []
-        var newSources = sources
-        for id in candidateOrder {
-            if check(id) {
-                newDeclarations.append(candidates[id]!.declaration)
-                newSources[id] = source
-            } else {
-                rejected.insert(id)
-            }
-        }
-
-        let ordered = errors.enumerated().sorted {
-            $0.element.position != $1.element.position
-                ? $0.element.position < $1.element.position : $0.offset < $1.offset
-        }.map(\.element.error)
-        let registry = newDeclarations.isEmpty ? self : TypeRegistry(ordered: self.ordered + newDeclarations, sources: newSources, sharedMIMEInfo: sharedMIMEInfo)
-        return (registry, ordered, rejected)
+        var batch = DeclarationBatch(self, rejected: rejected)
+        let errors = batch.add(entries, source: source)
+        return (batch.registry, errors, batch.rejected)
     }
 
     /// The members of every non-trivial strongly connected component (Tarjan), keyed by member.

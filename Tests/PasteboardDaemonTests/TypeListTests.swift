@@ -1,3 +1,4 @@
+import Foundation
 import PasteboardDaemon
 import PasteboardProtocol
 import PasteboardTypes
@@ -66,7 +67,7 @@ final class TypeListTests: XCTestCase {
         guard case .refused(let error) = await rehearsal.perform(.declare(DeclareRequest(types: [png]))) else {
             return XCTFail("a built-in type was replaced")
         }
-        XCTAssertEqual(error.code, .invalidArgument)
+        XCTAssertEqual(error.code, .typeConflict)
         XCTAssertEqual(error.message, "types[0].identifier: type 'public.png' is already declared by the built-in types")
     }
 
@@ -102,5 +103,50 @@ final class TypeListTests: XCTestCase {
         guard case .answered(.typeList(let list)?) = await rehearsal.perform(.types(TypesRequest(start: 1000))) else { return XCTFail("no list") }
         XCTAssertEqual(list.types, [])
         XCTAssertNil(list.more)
+    }
+
+    // MARK: Declaration files of an app
+
+    /// A types.d holding `com.example.note` in a file that names `app` (or none).
+    private func filesDeclaringANote(app: String?) throws -> (registry: TypeRegistry, directory: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pb-typefile-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        let member = app.map { "\"app\": \"\($0)\", " } ?? ""
+        let json = "{\(member)\"types\": [{\"identifier\": \"com.example.note\", \"conformsTo\": [\"public.json\"], \"mimeTypes\": [\"application/x-note\"]}]}"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: directory + "/notes.json"))
+        let (registry, errors) = TypeRegistry.loading(userTypesDirectory: directory)
+        XCTAssertEqual(errors, [])
+        return (registry, directory)
+    }
+
+    private let upgraded = TypeDeclaration(identifier: "com.example.note", conformsTo: [.json], mimeTypes: ["application/vnd.example.note+json"])
+
+    func testAnAppReplacesTheDeclarationsOfItsOwnFileWhenItConnects() async throws {
+        let (registry, directory) = try filesDeclaringANote(app: "rehearsal")
+        XCTAssertEqual(registry.app(owningFileOf: "com.example.note"), "rehearsal")
+        let rehearsal = RequestRehearsal(registry: registry)
+        let declared = await rehearsal.perform(.declare(DeclareRequest(types: [upgraded])))
+        XCTAssertEqual(declared, .answered(.ok(OK())), "the upgraded app's declaration replaces its installed file's")
+        XCTAssertEqual(rehearsal.store.registry.declaration(for: "com.example.note"), upgraded)
+        XCTAssertEqual(rehearsal.store.registry.type(forMIMEType: "application/vnd.example.note+json"), "com.example.note")
+        // A reload that finds the file unchanged keeps the app's newer declaration: the file is the app's own.
+        let reload = rehearsal.store.replaceFileTypes(with: TypeRegistry.loading(userTypesDirectory: directory).registry)
+        XCTAssertEqual(reload.dropped, [])
+        XCTAssertEqual(rehearsal.store.registry.declaration(for: "com.example.note"), upgraded)
+    }
+
+    func testAFileOfAnotherAppOrOfNoneIsNotAnAppsToReplace() async throws {
+        for (owner, expected) in [("other", "the file of app 'other' (only that app may replace it)"), (nil, "(edit that file and reload pasteboardd to change it)")] {
+            let (registry, directory) = try filesDeclaringANote(app: owner)
+            let rehearsal = RequestRehearsal(registry: registry)
+            guard case .refused(let error) = await rehearsal.perform(.declare(DeclareRequest(types: [upgraded]))) else {
+                XCTFail("app 'rehearsal' replaced a declaration of \(owner ?? "no app")'s file")
+                continue
+            }
+            XCTAssertEqual(error.code, .typeConflict, "a code the app can switch on")
+            XCTAssertEqual(error.message, "types[0].identifier: type 'com.example.note' is already declared by \(directory)/notes.json, \(expected)"
+                .replacingOccurrences(of: ", (edit", with: " (edit"))
+        }
     }
 }

@@ -85,6 +85,35 @@ final class ClientPackageTests: DragDropTestCase {
         assertProgress(pasted["progress"], endsAt: text.utf8.count)
     }
 
+    func testNotesInstalledThenUpgradedDeclaresItsNewTypeWithNoReload() throws {
+        // Version 1 installs its declaration; the daemon reads it when it (re)starts.
+        let installed = try notesOK("install")
+        XCTAssertEqual(installed["installed"], sandbox.path("config/pasteboard/types.d/com.example.notes.json"))
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox)
+        try pbOK("copy", stdin: Data("Old\nversion one\n".utf8))
+        XCTAssertEqual(try notesOK("paste")["title"], "Old")
+
+        // Version 2 declares `.note` too: the daemon takes it from the app whose file it
+        // replaces, with no SIGHUP and no restart (refused as a clash on b08da6d).
+        var upgraded = sandbox.environment()
+        upgraded["NOTES_VERSION"] = "2"
+        let pasted = try runTool(ClientPackage.notes(), ["paste"], environment: upgraded, in: sandbox)
+        XCTAssertEqual(pasted.status, 0, pasted.stderr)
+        XCTAssertEqual(fields(pasted.stdoutText)["title"], "Old")
+        var shown = try pbOK("types", "com.example.note").stdoutText
+        XCTAssertTrue(shown.contains("  extensions: note\n"), shown)
+        XCTAssertTrue(shown.contains("  source: declared by notes\n"), shown)
+        // Its installer writes the new file; version 2 still connects, and a reload keeps it.
+        let reinstalled = try runTool(ClientPackage.notes(), ["install"], environment: upgraded, in: sandbox)
+        XCTAssertEqual(reinstalled.status, 0, reinstalled.stderr)
+        XCTAssertEqual(try runTool(ClientPackage.notes(), ["paste"], environment: upgraded, in: sandbox).status, 0)
+        daemon.signal(SIGHUP)
+        XCTAssertTrue(daemon.waitForLog("types reloaded"), daemon.log)
+        shown = try pbOK("types", "com.example.note").stdoutText
+        XCTAssertTrue(shown.contains("  extensions: note\n"), shown)
+    }
+
     func testNotesPastesTextThatPBCopiedAsANote() throws {
         let text = "Shopping\nbread\nbutter\n"
         try pbOK("copy", stdin: Data(text.utf8))

@@ -67,7 +67,7 @@ final class DeclaredTypesTests: IntegrationTestCase {
         var theirs = noteV1
         theirs.conformsTo = [.data]
         let error = await refusal(as: "other", declaring: [theirs])
-        XCTAssertEqual(error?.code, .invalidArgument)
+        XCTAssertEqual(error?.code, .typeConflict)
         XCTAssertEqual(error?.description, "types[0].identifier: type 'com.example.note' is already declared by app 'notes' (only that app may replace it)")
         XCTAssertTrue(try pbOK("types", "com.example.note").stdoutText.contains("  source: declared by notes\n"), "nothing changed")
 
@@ -99,11 +99,43 @@ final class DeclaredTypesTests: IntegrationTestCase {
         daemon = try DaemonProcess.started(in: sandbox)
 
         let png = await refusal(as: "notes", declaring: [TypeDeclaration(identifier: .png, conformsTo: [.image], mimeTypes: ["image/x-png"])])
+        XCTAssertEqual(png?.code, .typeConflict)
         XCTAssertEqual(png?.description, "types[0].identifier: type 'public.png' is already declared by the built-in types")
         let recipe = await refusal(as: "notes", declaring: [TypeDeclaration(identifier: "com.example.recipe", conformsTo: [.text])])
         XCTAssertEqual(recipe?.description,
                        "types[0].identifier: type 'com.example.recipe' is already declared by \(directory)/recipe.json (edit that file and reload pasteboardd to change it)")
         XCTAssertTrue(try pbOK("types", "com.example.recipe").stdoutText.contains("  source: \(directory)/recipe.json\n"))
         XCTAssertTrue(try pbOK("types", "public.png").stdoutText.contains("  source: built-in\n"))
+    }
+
+    func testAnAppThatInstalledItsTypesIsUpgradedWithNoReload() async throws {
+        // Version 1 installs its declaration for good; the daemon reads it when it starts.
+        let environment = sandbox.environment()
+        try TypeDeclaration.install([noteV1], fileName: "com.example.notes", app: "notes", environment: environment)
+        daemon.stop()
+        daemon = try DaemonProcess.started(in: sandbox)
+        try await connect(as: "notes", declaring: [noteV1])
+
+        // Version 2 declares its new declaration when it connects: the daemon takes it from the
+        // app whose file it replaces (no SIGHUP, no restart), before or after the new file is written.
+        try await connect(as: "notes", declaring: [noteV2])
+        var shown = try pbOK("types", "com.example.note").stdoutText
+        XCTAssertTrue(shown.contains("  MIME types: application/vnd.example.note, application/x-note\n"), shown)
+        XCTAssertTrue(shown.contains("  source: declared by notes\n"), shown)
+        try TypeDeclaration.install([noteV2], fileName: "com.example.notes", app: "notes", environment: environment)
+        try await connect(as: "notes", declaring: [noteV2])
+        // A reload finds the file now says what the app declared: the file's again.
+        daemon.signal(SIGHUP)
+        XCTAssertTrue(daemon.waitForLog("types reloaded"), daemon.log)
+        shown = try pbOK("types", "com.example.note").stdoutText
+        XCTAssertTrue(shown.contains("  source: \(sandbox.path("config/pasteboard/types.d"))/com.example.notes.json\n"), shown)
+        XCTAssertTrue(shown.contains("  MIME types: application/vnd.example.note, application/x-note\n"), shown)
+
+        // Another app may not replace the file's declaration; its refusal has a code to switch on.
+        var theirs = noteV2
+        theirs.conformsTo = [.data]
+        let error = await refusal(as: "other", declaring: [theirs])
+        XCTAssertEqual(error?.code, .typeConflict)
+        XCTAssertTrue(error?.description.hasSuffix("the file of app 'notes' (only that app may replace it)") == true, "\(String(describing: error))")
     }
 }

@@ -63,6 +63,17 @@ struct TypeInstallTests {
         #expect(registry.declaration(for: "com.example.memo") == nil, "memo was dropped with the old file")
     }
 
+    @Test func theFileNamesItsAppTheFileNameByDefault() throws {
+        let home = try ConfigHome()
+        try TypeDeclaration.install([note], fileName: "com.example.notes", environment: home.environment)
+        try TypeDeclaration.install([memo], fileName: "memos", app: "Memo Pad", environment: home.environment)
+        let registry = TypeRegistry.loading(environment: home.environment).registry
+        #expect(registry.app(owningFileOf: "com.example.note") == "com.example.notes")
+        #expect(registry.app(owningFileOf: "com.example.memo") == "Memo Pad")
+        let text = try String(contentsOfFile: home.types + "/memos.json", encoding: .utf8)
+        #expect(text.contains(#""app" : "Memo Pad""#), "pasteboard-types(5)'s app member: \(text)")
+    }
+
     @Test func aBadDeclarationThrowsBeforeAnythingIsWritten() throws {
         let home = try ConfigHome()
         let orphan = TypeDeclaration(identifier: "com.example.orphan", conformsTo: ["com.example.nowhere"])

@@ -34,6 +34,11 @@ extension PasteboardError {
         public static let invalidArgument = Code(.invalidArgument)
         /// A type is neither declared, a MIME type, nor a valid identifier.
         public static let unknownType = Code(.unknownType)
+        /// A type the app declares is declared differently by another app, a declaration file
+        /// that is not the app's own, or the built-in types: only its owner may change it. An
+        /// app may replace its own declarations and those of the file it installed
+        /// (`TypeDeclaration.install(_:fileName:app:)`).
+        public static let typeConflict = Code(.typeConflict)
         /// The pasteboard has no item at the requested index (an empty pasteboard has none).
         public static let noSuchItem = Code(.noSuchItem)
         /// The item has no representation conforming to any accepted type.

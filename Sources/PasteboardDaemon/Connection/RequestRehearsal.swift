@@ -31,10 +31,11 @@ package final class RequestRehearsal: Sendable {
     package let configuration: DaemonConfiguration
     private let source: ConnectedClient
 
-    /// A rehearsal against an empty in-memory store with the built-in types and `configuration`.
-    package init(configuration: DaemonConfiguration = DaemonConfiguration(socketPath: "")) {
+    /// A rehearsal against an empty in-memory store with `registry` (the built-in types by
+    /// default) and `configuration`; its client is `rehearsal`, of the app `rehearsal`.
+    package init(configuration: DaemonConfiguration = DaemonConfiguration(socketPath: ""), registry: TypeRegistry = .builtIn) {
         self.configuration = configuration
-        store = PasteboardStore(registry: .builtIn, historyLimits: configuration.historyLimits)
+        store = PasteboardStore(registry: registry, historyLimits: configuration.historyLimits)
         let outbox = FrameOutbox(eventLoop: MultiThreadedEventLoopGroup.singleton.next())
         source = ConnectedClient(clientName: "rehearsal", pid: 1, writer: FrameWriter(outbox: outbox), window: configuration.window)
     }

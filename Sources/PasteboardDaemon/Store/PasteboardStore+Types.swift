@@ -17,7 +17,7 @@ extension PasteboardStore {
 
     /// Puts freshly loaded built-in and `types.d` declarations in the place of the old ones (see
     /// `SharedTypeRegistry.replaceFiles`).
-    nonisolated func replaceFileTypes(with files: TypeRegistry) -> SharedTypeRegistry.Reload {
+    nonisolated package func replaceFileTypes(with files: TypeRegistry) -> SharedTypeRegistry.Reload {
         types.replaceFiles(with: files)
     }
 }

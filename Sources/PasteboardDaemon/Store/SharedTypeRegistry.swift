@@ -7,11 +7,14 @@ import Synchronization
 /// apps make when they connect (`declare`).
 ///
 /// An app's declarations are its own, by its application name (`hello.app`, else the client
-/// name): declaring the same declaration again changes nothing, a different one of an
-/// identifier the same app declared replaces it, and a different one of an identifier declared
-/// by another app, a built-in type or a file is refused, naming who declared it. Stored items
+/// name): declaring the same declaration again changes nothing, and a different one of an
+/// identifier the same app declared, or a declaration file names the app as its own (the file
+/// `TypeDeclaration.install` writes), replaces it; a different one of an identifier declared
+/// by another app, a built-in type or a file that is not the app's is refused with
+/// `type-conflict`, naming who declared it. So an app that installed its types and is then
+/// upgraded declares the new ones when it connects, with no reload or restart. Stored items
 /// keep their type identifiers: what a replaced type conforms to follows the new declaration.
-final class SharedTypeRegistry: Sendable {
+package final class SharedTypeRegistry: Sendable {
     private struct State: Sendable {
         /// Built-in and `types.d` declarations: the registry apps' declarations are added to.
         var files: TypeRegistry
@@ -45,9 +48,9 @@ final class SharedTypeRegistry: Sendable {
     }
 
     /// Adds or replaces `declarations` of `app` all at once, or none of them; throws
-    /// `invalid-argument` naming the first problem (an identifier another app, a built-in type or
-    /// a file declares, a bad field, an unknown parent, a replacement that would break a type
-    /// that conforms to it).
+    /// `type-conflict` for an identifier another app, a built-in type or a file that is not the
+    /// app's declares differently, and `invalid-argument` naming any other problem (a bad
+    /// field, an unknown parent, a replacement that would break a type that conforms to it).
     @discardableResult
     func declare(_ declarations: [TypeDeclaration], app: String) throws(ProtocolError) -> Declared {
         try state.withLock { state throws(ProtocolError) in
@@ -62,8 +65,8 @@ final class SharedTypeRegistry: Sendable {
                 }
                 if state.current.source(of: id) != nil {
                     if state.current.declaration(for: id) == declaration { continue }
-                    guard state.apps[id] == app else {
-                        throw ProtocolError(.invalidArgument, "types[\(index)].identifier: type '\(id)' is already declared by \(Self.owner(of: id, in: state))")
+                    guard (state.apps[id] ?? state.current.app(owningFileOf: id)) == app else {
+                        throw ProtocolError(.typeConflict, "types[\(index)].identifier: type '\(id)' is already declared by \(Self.owner(of: id, in: state))")
                     }
                     declared.replaced.append(id)
                 } else {
@@ -77,7 +80,8 @@ final class SharedTypeRegistry: Sendable {
                 throw ProtocolError(.invalidArgument, "\(error.field): \(error.message)")
             }
             state.current = result.registry
-            for id in declared.added { state.apps[id] = app }
+            // A replaced declaration of the app's own file is the app's now (a reload keeps it).
+            for id in declared.added + declared.replaced { state.apps[id] = app }
             state.generation += 1
             return declared
         }
@@ -88,29 +92,32 @@ final class SharedTypeRegistry: Sendable {
         if let app = state.apps[id] { return "app '\(app)' (only that app may replace it)" }
         switch state.current.source(of: id) {
         case "built-in": return "the built-in types"
-        case let path?: return "\(path) (edit that file and reload pasteboardd to change it)"
+        case let path?:
+            if let owner = state.current.app(owningFileOf: id) { return "\(path), the file of app '\(owner)' (only that app may replace it)" }
+            return "\(path) (edit that file and reload pasteboardd to change it)"
         case nil: return "?"
         }
     }
 
     /// What a reload of `types.d` did to the apps' declarations.
-    struct Reload: Sendable, Equatable {
+    package struct Reload: Sendable, Equatable {
         /// An app's declaration that was dropped: a file now declares its type differently, or
         /// it no longer fits (a parent the files no longer declare).
-        struct Dropped: Sendable, Equatable {
-            var type: TypeIdentifier
-            var app: String
-            var reason: String
+        package struct Dropped: Sendable, Equatable {
+            package var type: TypeIdentifier
+            package var app: String
+            package var reason: String
         }
-        var dropped: [Dropped] = []
+        package var dropped: [Dropped] = []
         /// Types apps declared that a file now declares the same way: they are the file's now.
-        var adopted: [TypeIdentifier] = []
+        package var adopted: [TypeIdentifier] = []
     }
 
     /// Puts `files` (built-in and `types.d` declarations, loaded without errors) in the place of
     /// the file declarations, keeping the apps' declarations after them in their order; an app's
-    /// declaration of a type a file now declares gives way to the file's, as does one that no
-    /// longer fits.
+    /// declaration of a type a file now declares gives way to the file's, unless that file is
+    /// the app's own (it names the app: the app's declaration, made since, is the newer), as does
+    /// one that no longer fits.
     func replaceFiles(with files: TypeRegistry) -> Reload {
         state.withLock { state in
             var reload = Reload()
@@ -122,10 +129,12 @@ final class SharedTypeRegistry: Sendable {
                 if let file = files.source(of: id) {
                     if files.declaration(for: id) == declaration {
                         reload.adopted.append(id)
-                    } else {
-                        reload.dropped.append(.init(type: id, app: app, reason: "\(file) declares it"))
+                        continue
                     }
-                    continue
+                    guard files.app(owningFileOf: id) == app else {
+                        reload.dropped.append(.init(type: id, app: app, reason: "\(file) declares it"))
+                        continue
+                    }
                 }
                 replacements.append(.init(declaration, source: Self.source(app: app), index: replacements.count))
                 apps[id] = app

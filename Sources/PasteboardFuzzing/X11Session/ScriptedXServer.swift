@@ -200,7 +200,7 @@ final class ScriptedXServer {
         if script.chance(3) { format = [0, 8, 16, 32, 7][script.pick(5)] }
         if format == 16, data.count % 2 == 1 { data.removeLast() }
         if format == 32 { data.removeLast(data.count % 4) }
-        let items = format == 0 ? 0 : data.count / Int(format / 8)
+        let items = format == 0 ? 0 : data.count / Int(max(1, format / 8))  // format 7: a lie, counted in bytes
         reply(first: format, fields: le32(type) + le32(after) + le32(UInt32(items)) + [UInt8](repeating: 0, count: 12), extra: data)
         if request.data != 0, end == stored.data.count {
             properties[key] = nil

@@ -25,6 +25,9 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable, JSONField {
     case invalidArgument = "invalid-argument"
     /// A type is neither declared, a MIME type, nor a valid identifier.
     case unknownType = "unknown-type"
+    /// A `declare` gave a type whose identifier another app, a declaration file of another
+    /// app (or of none) or the built-in types declare differently: only its owner may change it.
+    case typeConflict = "type-conflict"
     /// The pasteboard has no item at the requested index.
     case noSuchItem = "no-such-item"
     /// The item has no representation conforming to any accepted type.

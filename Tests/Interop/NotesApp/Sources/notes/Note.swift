@@ -40,8 +40,15 @@ extension TypeIdentifier {
 extension Note {
     /// The declaration of `com.example.note`: JSON, so anything that reads JSON may take a note,
     /// with a MIME type of its own (`pb paste -t application/vnd.example.note+json` names it).
-    static let declaration = TypeDeclaration(
-        identifier: .note, conformsTo: [.json], mimeTypes: ["application/vnd.example.note+json"],
-        description: "A note of the example notes app: its title and body (JSON)"
-    )
+    ///
+    /// Version 2 of the app (run with `NOTES_VERSION=2`, as after an upgrade) also declares the
+    /// filename extension `.note`.
+    static let declaration: TypeDeclaration = {
+        var declaration = TypeDeclaration(
+            identifier: .note, conformsTo: [.json], mimeTypes: ["application/vnd.example.note+json"],
+            description: "A note of the example notes app: its title and body (JSON)"
+        )
+        if ProcessInfo.processInfo.environment["NOTES_VERSION"] == "2" { declaration.filenameExtensions = ["note"] }
+        return declaration
+    }()
 }

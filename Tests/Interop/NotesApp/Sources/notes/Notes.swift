@@ -1,8 +1,9 @@
 import Foundation
 import Pasteboard
 
-/// `notes copy TITLE BODY | paste | paste-busy | drag TITLE BODY | drop`: the notes app without a
-/// window (`paste-busy` pastes while the main actor is kept busy, as a window's would be).
+/// `notes copy TITLE BODY | paste | paste-busy | drag TITLE BODY | drop | install`: the notes app
+/// without a window (`paste-busy` pastes while the main actor is kept busy, as a window's would
+/// be; `install` writes its type declaration into types.d for good, as an installer would).
 /// What a window would show goes to stdout as `key: value` lines; what it is doing, to stderr.
 /// Exit status: 0 success, 1 failure, 2 usage.
 @main
@@ -44,8 +45,11 @@ struct Notes {
             case ("drop", 1):
                 try await model.drop()
                 show(model)
+            case ("install", 1):
+                let path = try TypeDeclaration.install([Note.declaration], fileName: "com.example.notes", app: NotesViewModel.app)
+                Output.show("installed", path)
             default:
-                Output.status("usage: notes copy TITLE BODY | notes paste | notes paste-busy | notes drag TITLE BODY | notes drop")
+                Output.status("usage: notes copy TITLE BODY | notes paste | notes paste-busy | notes drag TITLE BODY | notes drop | notes install")
                 exit(2)
             }
         } catch {

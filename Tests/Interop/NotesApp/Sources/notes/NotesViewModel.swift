@@ -20,10 +20,13 @@ final class NotesViewModel {
     /// What a copy's live source did last.
     private(set) var copyStatus = "not copied"
 
+    /// The name the app connects with, and names in the declaration file it installs.
+    nonisolated static let app = "notes"
+
     /// Connects as the notes app, declaring its type (the daemon then knows its MIME type and
     /// that it is JSON, for `pb` and every other client).
     private func connected<Result: Sendable>(_ body: (PasteboardConnection) async throws -> Result) async throws -> Result {
-        try await PasteboardConnection.withConnection(clientName: "notes", declaring: [Note.declaration], body)
+        try await PasteboardConnection.withConnection(clientName: Self.app, declaring: [Note.declaration], body)
     }
 
     /// An item offering every representation of `note`, each produced only when someone loads it.
@@ -58,7 +61,7 @@ final class NotesViewModel {
     /// Copies `note` to the general pasteboard and serves it until another copy replaces it or
     /// SIGINT or SIGTERM arrives (then the daemon keeps what it can of it), across daemon restarts.
     func copy(_ note: Note) async throws -> LiveSource.Outcome {
-        var source = LiveSource(items: [item(for: note)], clientName: "notes")
+        var source = LiveSource(items: [item(for: note)], clientName: Self.app)
         source.declaredTypes = [Note.declaration]
         // The events run on the main actor: the view model's state is updated directly.
         return try await source.runUntilReplacedOrInterrupted { event in self.sourceEvent(event) }
