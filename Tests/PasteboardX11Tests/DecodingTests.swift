@@ -85,6 +85,9 @@ final class DecodingTests: XCTestCase {
         XCTAssertThrowsError(try X11Reply.getProperty(reply(byte1: 8, fields: le32(31) + le32(0) + le32(100), extra: zeros(8))), "more items than bytes")
         XCTAssertThrowsError(try X11Reply.getProperty(reply(byte1: 32, fields: le32(31) + le32(0) + le32(0x4000_0001), extra: zeros(8))), "an item count that overflows")
         XCTAssertThrowsError(try X11Reply.getProperty(reply(byte1: 12, fields: le32(31) + le32(0) + le32(0))), "format 12")
+        // Found by pasteboard-fuzz x11-session: data under type None (no property) reached the
+        // reader's handler uncounted, as if it were a stale notification's.
+        XCTAssertThrowsError(try X11Reply.getProperty(reply(byte1: 8, fields: le32(0) + le32(0) + le32(4), extra: [1, 2, 3, 4])), "items of type None")
         var wrongLength = reply(fields: le32(1))
         wrongLength[4] = 3
         XCTAssertThrowsError(try X11Reply.internAtom(wrongLength), "a length that does not match the bytes")

@@ -63,6 +63,11 @@ public enum X11Reply {
         guard format != 0 || (itemCount == 0 && type == .none) else {
             throw X11Error.malformedFromServer("GetProperty reply: format 0 with a type or items")
         }
+        // None is the type of a property that does not exist, which has no data: items under it
+        // would be bytes a reader takes for a stale notification's and never counts.
+        guard type != .none || itemCount == 0 else {
+            throw X11Error.malformedFromServer("GetProperty reply: \(itemCount) items of type None")
+        }
         return PropertyValue(type: type, format: format, bytesAfter: bytesAfter, data: Array(try reader.bytes(Int(byteCount))))
     }
 
