@@ -29,6 +29,9 @@ struct DropImages: AsyncParsableCommand {
     @Option(name: .customLong("session"), parsing: .unconditional, help: ArgumentHelp("The session's id (default: the current session).", valueName: "id"))
     var session: Int?
 
+    @Flag(name: .customLong("wait"), help: "When no drag session is in flight (or not the one --session names), wait for one to begin.")
+    var wait = false
+
     @Flag(name: .customLong("progress"), help: "Print 'progress COMPLETED TOTAL' lines (over all images) on stderr.")
     var progressLines = false
 
@@ -44,10 +47,16 @@ struct DropImages: AsyncParsableCommand {
     func run() async throws {
         let gallery = options.gallery
         _ = try? gallery.removeStalePlaceholders()
-        let (session, index) = (session, index)
+        let (session, index, wait) = (session, index, wait)
         let mode = ProgressDisplay.mode(lines: progressLines, none: noProgress)
         try await options.withConnection { connection in
-            let found = try await DropSession.find(session, on: connection)
+            let found: DropSession
+            do {
+                found = try await DropSession.find(session, on: connection)
+            } catch let error as PasteboardError where wait && error.code == .noSuchSession {
+                Output.printError("gallery: no drag session\(session.map { " \($0)" } ?? "") in flight; waiting for one (Ctrl+C to stop)")
+                found = try await Signals.cancellingOnInterrupt { try await DropSession.find(session, on: connection, waiting: true) }
+            }
             if let context = GalleryDragContext(found.localContext), context.file == gallery.path,
                found.allowedOperations.contains(.move) {
                 try await Self.reorder(found, context: context, in: gallery, at: index)

@@ -46,6 +46,19 @@ final class GalleryDragDropTests: DragDropTestCase {
         XCTAssertEqual(try titles(), ["Sunset", "Harbour"], "a copy leaves the source gallery as it was")
     }
 
+    func testADropThatWaitsGetsTheDragThatBeginsAfterIt() throws {
+        let pngs = try addImages(["Lighthouse"])
+        // No drag is in flight: without --wait the drop fails, with it the drop waits for one.
+        XCTAssertEqual(try gallery("drop", file: "b.json").status, 1)
+        let drop = try start("gallery", ["drop", "--wait", "--file", sandbox.path("b.json")])
+        XCTAssertNotNil(drop.waitForLine { $0.hasPrefix("gallery: no drag session in flight; waiting for one") }, drop.stderrLines.joined(separator: "\n"))
+        let (source, _) = try startGalleryDrag("0")
+        XCTAssertEqual(drop.waitForExit(timeout: 20), 0, drop.stderrLines.joined(separator: "\n"))
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+        XCTAssertEqual(try images("b.json").map { $0["title"] as? String }, ["Lighthouse"])
+        XCTAssertEqual(try images("b.json").map { try imageBytes($0, in: "b.json") }, pngs)
+    }
+
     func testDropIntoTheSameGalleryReordersAsAMove() throws {
         try addImages(["a", "b", "c"])
         let (source, _) = try startGalleryDrag("2")

@@ -1,5 +1,6 @@
 import DisplayTestSupport
 import Foundation
+import Pasteboard
 import XCTest
 
 /// The Wayland bridge as users get it: pasteboardd started in a Wayland session
@@ -149,5 +150,36 @@ final class WaylandBridgeProcessTests: IntegrationTestCase {
         XCTAssertFalse(try pbOK("history").stdoutText.contains("copied on the X server"), "the X11 copy was imported beside Wayland")
         XCTAssertTrue(daemon.log.contains("bridging the Wayland display"), daemon.log)
         XCTAssertFalse(daemon.log.contains("bridging the X11 display"), daemon.log)
+    }
+
+    func testTheWaylandDesktopSeesDeclaredTypesAndTheirUpgrades() async throws {
+        let sway = try startSway()
+        try startDaemon(display: waylandEnvironment(sway))
+        let bytes = Array(#"{"title":"groceries"}"#.utf8)
+        func declare(_ note: TypeDeclaration, copying bytes: [UInt8]? = nil) async throws {
+            try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "notes", declaring: [note], autoStart: false) { connection in
+                guard let bytes else { return }
+                var item = ItemProvider()
+                item.registerData(bytes, for: note.identifier)
+                try await Pasteboard(connection: connection).setItems([item])
+            }
+        }
+        func offered() -> [String] {
+            guard let result = try? sway.pasteWaiting(["-l"], seconds: 20), result.status == 0 else { return [] }
+            return String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        let v1 = DesktopBridgeProcessTests.noteV1, v2 = DesktopBridgeProcessTests.noteV2
+        try await declare(v1, copying: bytes)
+        XCTAssertTrue(eventually(timeout: 10) { offered().contains("application/vnd.example.note+json") }, "\(offered()); log:\n\(daemon.log)")
+        XCTAssertEqual(wlPasted(sway, ["-t", "application/vnd.example.note+json"]).map { Array($0.utf8) }, bytes)
+
+        try await declare(v2)
+        XCTAssertTrue(eventually(timeout: 10) { offered().contains("application/vnd.example.note.v2+json") }, "\(offered()); log:\n\(daemon.log)")
+        XCTAssertFalse(offered().contains("application/vnd.example.note+json"), "\(offered())")
+
+        _ = try sway.copy(Array(#"{"title":"from the desktop"}"#.utf8), ["-t", "application/vnd.example.note.v2+json"])
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("list").stdoutText)?.contains("com.example.note  application/vnd.example.note.v2+json") == true },
+                      "\(String(describing: try? pb("list").stdoutText)); log:\n\(daemon.log)")
+        XCTAssertEqual(try pbOK("paste", "-t", "com.example.note").stdoutText, #"{"title":"from the desktop"}"#)
     }
 }

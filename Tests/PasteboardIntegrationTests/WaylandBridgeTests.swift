@@ -37,10 +37,10 @@ final class WaylandBridgeTests: IntegrationTestCase {
         self.sway = sway
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wl-paste") else { throw XCTSkip("wl-paste is not installed (.ci/run installs wl-clipboard)") }
         let display = WaylandDisplay(socketPath: sway.socketPath, environment: [:])
-        let mapping = DesktopTypeMapping(registry: .builtIn)
+        let mappings = FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn))
         let echo = BridgeEcho()
-        let importer = WaylandClipboardImporter(display: display, selection: selection, mapping: mapping, echo: echo, debounce: debounce)
-        let exporter = WaylandClipboardExporter(display: display, selection: selection, mapping: mapping, echo: echo)
+        let importer = WaylandClipboardImporter(display: display, selection: selection, mappings: mappings, echo: echo, debounce: debounce)
+        let exporter = WaylandClipboardExporter(display: display, selection: selection, mappings: mappings, echo: echo)
         let (imports, exports, ended, socketPath) = (imports, exports, bridgeEnded, sandbox.socketPath)
         bridge = Task {
             do {
@@ -65,7 +65,7 @@ final class WaylandBridgeTests: IntegrationTestCase {
         self.sway = sway
         var importer = WaylandClipboardImporter(
             display: WaylandDisplay(socketPath: sway.socketPath, environment: [:], ownerTimeout: .seconds(1)),
-            selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn))
+            selection: .clipboard, mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         importer.livenessInterval = .milliseconds(300)
         let (imports, ended, socketPath) = (imports, bridgeEnded, sandbox.socketPath)
         bridge = Task { [importer] in

@@ -53,10 +53,10 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
         let display = X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
-        let mapping = DesktopTypeMapping(registry: .builtIn)
+        let mappings = FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn))
         let (ownWindows, echo) = (DesktopOwnWindows(), BridgeEcho())
-        let importer = X11ClipboardImporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
-        let exporter = X11ClipboardExporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
+        let importer = X11ClipboardImporter(display: display, selection: selection, mappings: mappings, ownWindows: ownWindows, echo: echo)
+        let exporter = X11ClipboardExporter(display: display, selection: selection, mappings: mappings, ownWindows: ownWindows, echo: echo)
         let (socketPath, exported, imported) = (sandbox.socketPath, exported, imported)
         bridge = Task {
             try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
@@ -331,7 +331,7 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
         let display = X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
-        let exporter = X11ClipboardExporter(display: display, mapping: DesktopTypeMapping(registry: .builtIn))
+        let exporter = X11ClipboardExporter(display: display, mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let (socketPath, exported) = (sandbox.socketPath, exported)
         let task = Task { try await exporter.run(socketPath: socketPath) { exported.append($0) } }
         bridge = task

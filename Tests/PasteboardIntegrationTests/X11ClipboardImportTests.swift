@@ -27,7 +27,7 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
         let display = self.display(server)
-        var importer = X11ClipboardImporter(display: display, selection: .clipboard, mapping: DesktopTypeMapping(registry: .builtIn), ownWindows: ownWindows)
+        var importer = X11ClipboardImporter(display: display, selection: .clipboard, mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)), ownWindows: ownWindows)
         if let captureBudget { importer.captureBudget = captureBudget }
         let socketPath = sandbox.socketPath
         let events = self.events
@@ -138,7 +138,7 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         let atom = try connection.atom("CLIPBOARD")
         XCTAssertTrue(eventually(timeout: 10) { (try? X11Reply.getSelectionOwner(connection.roundTrip(.getSelectionOwner(atom)))) != WindowID.none })
         let events = self.events
-        let importer = X11ClipboardImporter(display: display(server), mapping: DesktopTypeMapping(registry: .builtIn))
+        let importer = X11ClipboardImporter(display: display(server), mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let socketPath = sandbox.socketPath
         self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
         XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.withLock { $0 })")
@@ -152,7 +152,7 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         let server = try XvfbServer(sandbox: sandbox, authorityFile: authority, cookie: String(repeating: "5e", count: 16))
         self.server = server
         // Without the cookie the server refuses the importer, and says why.
-        let refused = X11ClipboardImporter(display: display(server), mapping: DesktopTypeMapping(registry: .builtIn))
+        let refused = X11ClipboardImporter(display: display(server), mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let socketPath = sandbox.socketPath
         let failure = Mutex<String?>(nil)
         let attempt = Task {
@@ -163,7 +163,7 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         XCTAssertTrue(failure.withLock { $0 ?? "" }.contains("refused the connection"), failure.withLock { $0 ?? "" })
         // With XAUTHORITY naming the cookie file, as the display's own clients use it.
         let environment = ["HOME": sandbox.root.path, "XAUTHORITY": authority]
-        let importer = X11ClipboardImporter(display: X11Display(displayName: server.display, environment: environment), mapping: DesktopTypeMapping(registry: .builtIn))
+        let importer = X11ClipboardImporter(display: X11Display(displayName: server.display, environment: environment), mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let events = self.events
         self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
         XCTAssertTrue(eventually(timeout: 10) { events.withLock { $0.contains(.watching) } }, "\(events.withLock { $0 })")

@@ -48,10 +48,10 @@ final class X11ClipboardManagerTests: IntegrationTestCase {
         let server = try given ?? XvfbServer(sandbox: sandbox)
         self.server = server
         let (ownWindows, echo, recent, handover) = (DesktopOwnWindows(), BridgeEcho(), RecentContent(), ClipboardHandover())
-        let mapping = DesktopTypeMapping(registry: .builtIn)
+        let mappings = FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn))
         let importer = X11ClipboardImporter(
-            display: display(server), selection: .clipboard, mapping: mapping, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
-        let manager = X11ClipboardManager(display: display(server), mapping: mapping, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
+            display: display(server), selection: .clipboard, mappings: mappings, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
+        let manager = X11ClipboardManager(display: display(server), mappings: mappings, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
         let (socketPath, events) = (sandbox.socketPath, events)
         bridge = Task {
             try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in

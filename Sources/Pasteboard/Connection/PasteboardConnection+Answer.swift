@@ -3,13 +3,13 @@ internal import PasteboardProtocol
 extension PasteboardConnection {
     /// Sends `message` as a new request and returns the daemon's one answer; an `error` answer
     /// is thrown as `PasteboardError.daemon`.
-    func answer(to message: Message) async throws -> Message {
+    func answer(to message: Message, keepingErrors: Bool = false) async throws -> Message {
         let (id, frames) = openRequest()
         defer { closeRequest(id) }
         try await send(message, on: id)
         for try await frame in frames where frame.kind == .message {
             let reply = try frame.decodeMessage()
-            if case .error(let error) = reply { throw PasteboardError.daemon(error) }
+            if !keepingErrors, case .error(let error) = reply { throw PasteboardError.daemon(error) }
             return reply
         }
         throw PasteboardError.connectionLost("the daemon closed the connection before answering")

@@ -55,9 +55,19 @@ public struct DropSession: Sendable {
         try await list(SessionsRequest(), on: connection)
     }
 
-    /// Session `id` when given, else the current one.
-    public static func find(_ id: Int?, on connection: PasteboardConnection) async throws -> DropSession {
-        if let id { try await session(id, on: connection) } else { try await current(on: connection) }
+    /// Session `id` when given, else the current one. With `waiting`, when it is not in flight
+    /// (or none is), the next session to begin (with `id`, the one of that id, which may begin
+    /// later), however long that takes: a destination that waits for a drag, as a window waits
+    /// for one to enter it (see `updates(on:)`).
+    public static func find(_ id: Int?, on connection: PasteboardConnection, waiting: Bool = false) async throws -> DropSession {
+        do {
+            return if let id { try await session(id, on: connection) } else { try await current(on: connection) }
+        } catch let error as PasteboardError where waiting && error.code == .noSuchSession {
+            for try await update in updates(on: connection) {
+                if case .began(let session) = update, !session.isDropped, id == nil || session.id == id { return session }
+            }
+            throw PasteboardError.connectionLost("the daemon closed the connection while waiting for a drag session")
+        }
     }
 
     /// Whether some item has a representation conforming to one of `types`.

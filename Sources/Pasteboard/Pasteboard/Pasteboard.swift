@@ -89,32 +89,8 @@ public struct Pasteboard: Sendable {
     /// Every change as `transform` makes it of the daemon's `changed` message (the package's
     /// own tools print the message as it came).
     package func changes<Change: Sendable>(_ transform: @escaping @Sendable (ItemsReply) -> Change) -> AsyncThrowingStream<Change, any Error> {
-        let connection = connection
-        let name = name
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                let (id, frames) = connection.openRequest()
-                defer { connection.closeRequest(id) }
-                do {
-                    try await connection.send(.watch(PasteboardRequest(pasteboard: name)), on: id)
-                    for try await frame in frames where frame.kind == .message {
-                        switch try frame.decodeMessage() {
-                        case .changed(let change): continuation.yield(transform(change))
-                        case .error(let error) where error.code == .cancelled || error.code == .shuttingDown:
-                            // Not cancelled by this client (it stops listening first): the daemon
-                            // ends its watches when it stops. The connection goes with them.
-                            throw PasteboardError.connectionLost("pasteboardd stopped")
-                        case .error(let error): throw PasteboardError.daemon(error)
-                        default: continue
-                        }
-                    }
-                    continuation.finish(throwing: Task.isCancelled ? nil : PasteboardError.connectionLost("the daemon closed the connection"))
-                } catch {
-                    if Task.isCancelled { connection.cancelInBackground(id) }
-                    continuation.finish(throwing: Task.isCancelled ? nil : error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
+        connection.watching(.watch(PasteboardRequest(pasteboard: name))) { message in
+            if case .changed(let change) = message { transform(change) } else { nil }
         }
     }
 

@@ -137,13 +137,15 @@ struct RequestDemultiplexer: Sendable {
         case .finish(let request): try await drags.finish(request, id: id)
         case .declare(let request): try await types.declare(request, id: id)
         case .types(let request): try await types.list(request, id: id)
+        case .watchTypes: try await types.watch(id: id)
         case .relinquish: RelinquishRequest(context: context).start(id: id)
         case .history(let request): try await history.list(request, id: id)
         case .historySearch(let request): try await history.search(request, id: id)
         case .historyRestore(let request): try await history.restore(request, id: id)
         case .historyClear: try await history.clear(id: id)
         case .hello, .welcome, .error, .ok, .representation, .attach, .items, .changed, .credit, .cancel,
-             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList, .typeList:
+             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList, .typeList,
+             .typesChanged:
             try await context.fail(ProtocolError(.unexpectedMessage, "'\(message.op)' is not a request a client may send"), on: id)
         }
     }

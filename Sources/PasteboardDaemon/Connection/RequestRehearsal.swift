@@ -100,7 +100,13 @@ package final class RequestRehearsal: Sendable {
             return .ok(OK())
         case .types(let request):
             return .typeList(try store.typeList(from: request.start ?? 0, frameLimit: configuration.maxFrameLength))
+        case .watchTypes:
+            // A watch answers at once and then waits: only its first answer is rehearsed.
+            return .typesChanged(TypesChanged(generation: store.types.generation))
         case .sessions(let request):
+            if request.watch == true, request.session != nil {
+                throw ProtocolError(.invalidArgument, "'watch' follows all sessions: give no 'session'")
+            }
             let sessions = if let session = request.session { [try await store.sessionInfo(session, for: source)] } else { await store.sessionList(for: source) }
             return .sessionList(SessionList(sessions: sessions))
         case .drop(let request):
@@ -120,7 +126,8 @@ package final class RequestRehearsal: Sendable {
         case .relinquish:
             return nil
         case .hello, .welcome, .error, .ok, .representation, .attach, .items, .changed, .credit, .cancel,
-             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList, .typeList:
+             .progress, .produce, .size, .released, .session, .sessionList, .proposed, .dropped, .ended, .historyList, .typeList,
+             .typesChanged:
             throw NotARequest()
         }
     }

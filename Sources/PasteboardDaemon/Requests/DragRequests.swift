@@ -43,9 +43,16 @@ struct DragRequests: Sendable {
         }
     }
 
-    /// `sessions`: one session, or every session in flight the client may see.
+    /// `sessions`: one session, or every session in flight the client may see; with `watch`,
+    /// that list now and again each time it changes, until the client cancels.
     nonisolated(nonsending) func sessions(_ request: SessionsRequest, id: UInt32) async throws {
         let store = context.store
+        if request.watch == true {
+            guard request.session == nil else {
+                return try await context.fail(ProtocolError(.invalidArgument, "'watch' follows all sessions: give no 'session'"), on: id)
+            }
+            return watchSessions(id: id)
+        }
         do {
             let sessions = if let session = request.session {
                 [try await store.sessionInfo(session, for: context.client)]
@@ -56,6 +63,34 @@ struct DragRequests: Sendable {
         } catch let error as ProtocolError {
             try await context.fail(error, on: id)
         }
+    }
+
+    /// The sessions the client may see, now and after each change that shows in its list.
+    private func watchSessions(id: UInt32) {
+        let (store, client, requests, writer) = (context.store, context.client, context.requests, context.writer)
+        // Listen first, then read: a change in between is told, and an unchanged list not sent again.
+        let (changes, stop) = store.sessionChanges.listen()
+        _ = requests.reserve(id, window: nil, stop: stop)
+        requests.attach(Task(executorPreference: context.executor) {
+            var last: [SessionInfo]?
+            do {
+                var pending: Int? = 0
+                var iterator = changes.makeAsyncIterator()
+                while pending != nil {
+                    let sessions = await store.sessionList(for: client)
+                    if sessions != last {
+                        last = sessions
+                        try await writer.send(.sessionList(SessionList(sessions: sessions)), on: id)
+                    }
+                    pending = await iterator.next()
+                }
+            } catch {
+                requests.remove(id)
+                return
+            }
+            requests.remove(id)  // before the terminal frame: the id is free once the client sees it
+            try? await writer.send(.error(ProtocolError(.cancelled, "sessions watch cancelled")), on: id)
+        }, to: id)
     }
 
     /// `drop`: a destination's proposal (see `PasteboardStore.drop`).

@@ -1,7 +1,7 @@
 import PasteboardProtocol
 
-/// The requests about the type registry: `types` (the declared types, a page at a time) and
-/// `declare` (an app's own types).
+/// The requests about the type registry: `types` (the declared types, a page at a time),
+/// `watch-types` (its changes) and `declare` (an app's own types).
 struct TypeRequests: Sendable {
     let context: RequestContext
 
@@ -12,6 +12,31 @@ struct TypeRequests: Sendable {
         } catch let error as ProtocolError {
             try await context.fail(error, on: id)
         }
+    }
+
+    /// `watch-types`: the generation now, then again each time it changes, until the client cancels.
+    nonisolated(nonsending) func watch(id: UInt32) async throws {
+        let registry = context.store.types
+        // Listen first, then read: a change in between is told, and sent once (`last`).
+        let (changes, stop) = registry.changes.listen()
+        let current = registry.generation
+        let (requests, writer) = (context.requests, context.writer)
+        _ = requests.reserve(id, window: nil, stop: stop)
+        requests.attach(Task(executorPreference: context.executor) {
+            var last = current
+            do {
+                try await writer.send(.typesChanged(TypesChanged(generation: current)), on: id)
+                for await generation in changes where generation != last {
+                    last = generation
+                    try await writer.send(.typesChanged(TypesChanged(generation: generation)), on: id)
+                }
+            } catch {
+                requests.remove(id)
+                return
+            }
+            requests.remove(id)  // before the terminal frame: the id is free once the client sees it
+            try? await writer.send(.error(ProtocolError(.cancelled, "watch-types cancelled")), on: id)
+        }, to: id)
     }
 
     /// `declare`: adds or replaces the client's application's types.

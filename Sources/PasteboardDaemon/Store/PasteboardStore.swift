@@ -16,8 +16,13 @@ package actor PasteboardStore {
     private var pasteboards: [String: NamedPasteboard] = [:]
     private var watchers: [String: [Int: AsyncStream<ItemsReply>.Continuation]] = [:]
     private var nextWatcherID = 0
-    /// Drag sessions in flight, by id.
-    var sessions: [Int: DragSessionRecord] = [:]
+    /// Drag sessions in flight, by id. Each change tells `sessionChanges`.
+    var sessions: [Int: DragSessionRecord] = [:] {
+        didSet { sessionChanges.send(sessions.count) }
+    }
+    /// Told of each change of `sessions` (a session began, gained items, was dropped, ended;
+    /// also participants joining and leaving, which a watcher's list does not show).
+    nonisolated let sessionChanges = ChangeSignal<Int>()
     var nextSessionID = 1
     var nextParticipantID = 1
     /// How recent sessions ended, by id, so a late request hears why (bounded).
@@ -309,6 +314,8 @@ package actor PasteboardStore {
 
     /// Finishes every watch stream (for shutdown).
     package func finishAllWatchers() {
+        types.changes.finishAll()
+        sessionChanges.finishAll()
         for continuations in watchers.values {
             for continuation in continuations.values { continuation.finish() }
         }

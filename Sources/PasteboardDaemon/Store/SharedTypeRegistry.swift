@@ -27,6 +27,8 @@ package final class SharedTypeRegistry: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Told the new generation after each change (`watch-types`).
+    let changes = ChangeSignal<Int>()
 
     /// A registry of `files` (built-in and `types.d` declarations) and no app declarations yet.
     init(_ files: TypeRegistry) {
@@ -35,6 +37,9 @@ package final class SharedTypeRegistry: Sendable {
 
     /// The registry as it is now.
     var current: TypeRegistry { state.withLock { $0.current } }
+
+    /// Counts the changes, as `type-list` and `types-changed` give it.
+    var generation: Int { state.withLock { $0.generation } }
 
     /// The source string the registry keeps for a declaration of `app` (error messages name it).
     static func source(app: String) -> String { "app '\(app)'" }
@@ -53,7 +58,7 @@ package final class SharedTypeRegistry: Sendable {
     /// field, an unknown parent, a replacement that would break a type that conforms to it).
     @discardableResult
     func declare(_ declarations: [TypeDeclaration], app: String) throws(ProtocolError) -> Declared {
-        try state.withLock { state throws(ProtocolError) in
+        let (declared, generation) = try state.withLock { state throws(ProtocolError) -> (Declared, Int?) in
             let source = Self.source(app: app)
             var replacements: [TypeRegistry.Replacement] = []
             var declared = Declared()
@@ -74,7 +79,7 @@ package final class SharedTypeRegistry: Sendable {
                 }
                 replacements.append(.init(declaration, source: source, index: index))
             }
-            guard !replacements.isEmpty else { return declared }
+            guard !replacements.isEmpty else { return (declared, nil) }
             let result = state.current.replacing(replacements)
             if let error = result.errors.first?.error {
                 throw ProtocolError(.invalidArgument, "\(error.field): \(error.message)")
@@ -83,8 +88,10 @@ package final class SharedTypeRegistry: Sendable {
             // A replaced declaration of the app's own file is the app's now (a reload keeps it).
             for id in declared.added + declared.replaced { state.apps[id] = app }
             state.generation += 1
-            return declared
+            return (declared, state.generation)
         }
+        if let generation { changes.send(generation) }
+        return declared
     }
 
     /// Who declared `id`, for a refusal: another app, the built-in types, or a file.
@@ -119,7 +126,7 @@ package final class SharedTypeRegistry: Sendable {
     /// the app's own (it names the app: the app's declaration, made since, is the newer), as does
     /// one that no longer fits.
     func replaceFiles(with files: TypeRegistry) -> Reload {
-        state.withLock { state in
+        let (reload, generation) = state.withLock { state -> (Reload, Int) in
             var reload = Reload()
             var replacements: [TypeRegistry.Replacement] = []
             var apps: [TypeIdentifier: String] = [:]
@@ -146,8 +153,10 @@ package final class SharedTypeRegistry: Sendable {
                 reload.dropped.append(.init(type: id, app: app, reason: error.message))
             }
             state = State(files: files, current: result.registry, apps: apps, generation: state.generation + 1)
-            return reload
+            return (reload, state.generation)
         }
+        changes.send(generation)
+        return reload
     }
 
     /// The declarations from index `start` on, in the registry's order, with where each came

@@ -145,31 +145,34 @@ public struct DesktopBridge: Sendable {
 
     /// The importers and exporters of `backend`, one of each per selection, sharing that
     /// selection's echo record (and on X11 the bridge's windows, and the clipboard manager's
-    /// hand-over with the CLIPBOARD importer).
+    /// hand-over with the CLIPBOARD importer), and the lane that keeps their type mapping
+    /// following the daemon's registry.
     func lanes(for backend: DesktopBackend, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
+        let mappings = FollowedTypeMapping(mapping)
+        let follower: Lane = { connection in try await mappings.follow(on: connection, log: log) }
         switch backend {
         case .x11(let name):
-            x11Lanes(X11Display(
+            return [follower] + x11Lanes(X11Display(
                 displayName: name.text, environment: configuration.environment,
-                allowRemote: configuration.allowRemoteDisplay, ownerTimeout: configuration.ownerTimeout), status: status, log: log)
+                allowRemote: configuration.allowRemoteDisplay, ownerTimeout: configuration.ownerTimeout), mappings: mappings, status: status, log: log)
         case .wayland(let socketPath, _, let hasPrimary):
-            waylandLanes(
+            return [follower] + waylandLanes(
                 WaylandDisplay(socketPath: socketPath, environment: configuration.environment, ownerTimeout: configuration.ownerTimeout),
-                hasPrimary: hasPrimary, status: status, log: log)
+                hasPrimary: hasPrimary, mappings: mappings, status: status, log: log)
         }
     }
 
-    private func x11Lanes(_ display: X11Display, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
+    private func x11Lanes(_ display: X11Display, mappings: FollowedTypeMapping, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
         var lanes: [Lane] = []
         let ownWindows = DesktopOwnWindows()
         for selection in configuration.selections {
             let echo = BridgeEcho()
             let recent = RecentContent()
             let handover = ClipboardHandover()
-            var importer = X11ClipboardImporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
+            var importer = X11ClipboardImporter(display: display, selection: selection, mappings: mappings, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
             importer.captureBudget = configuration.captureBudget
             importer.debounce = selection == .primary ? configuration.primaryDebounce : nil
-            let exporter = X11ClipboardExporter(display: display, selection: selection, mapping: mapping, ownWindows: ownWindows, echo: echo)
+            let exporter = X11ClipboardExporter(display: display, selection: selection, mappings: mappings, ownWindows: ownWindows, echo: echo)
             importer.vacancy = exporter.vacancy
             status.setOwner("none", of: selection, changeCount: nil)
             status.setSettled(false, of: selection)
@@ -177,14 +180,16 @@ public struct DesktopBridge: Sendable {
             lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.importer) }
             lanes.append { connection in try await exporter.run(on: connection, onEvent: report.exporter) }
             if selection == .clipboard {
-                let manager = X11ClipboardManager(display: display, mapping: mapping, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
+                let manager = X11ClipboardManager(display: display, mappings: mappings, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
                 lanes.append { connection in try await manager.run(on: connection, onEvent: report.manager) }
             }
         }
         return lanes
     }
 
-    private func waylandLanes(_ display: WaylandDisplay, hasPrimary: Bool, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void) -> [Lane] {
+    private func waylandLanes(
+        _ display: WaylandDisplay, hasPrimary: Bool, mappings: FollowedTypeMapping, status: BridgeStatusRecorder, log: @escaping @Sendable (String) -> Void
+    ) -> [Lane] {
         var lanes: [Lane] = []
         for selection in configuration.selections {
             guard selection == .clipboard || hasPrimary else {
@@ -195,10 +200,10 @@ public struct DesktopBridge: Sendable {
             }
             let echo = BridgeEcho()
             var importer = WaylandClipboardImporter(
-                display: display, selection: selection, mapping: mapping, echo: echo,
+                display: display, selection: selection, mappings: mappings, echo: echo,
                 debounce: selection == .primary ? configuration.primaryDebounce : nil)
             importer.captureBudget = configuration.captureBudget
-            let exporter = WaylandClipboardExporter(display: display, selection: selection, mapping: mapping, echo: echo)
+            let exporter = WaylandClipboardExporter(display: display, selection: selection, mappings: mappings, echo: echo)
             importer.vacancy = exporter.vacancy
             status.setOwner("none", of: selection, changeCount: nil)
             status.setSettled(false, of: selection)

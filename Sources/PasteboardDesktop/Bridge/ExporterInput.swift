@@ -1,17 +1,20 @@
 import Pasteboard
 
 /// What an exporter acts on, one at a time in the order they came: the pasteboard's changes
-/// (its watch: the contents as they are, then each change) and the desktop selection's owner
-/// leaving after an import (`SelectionVacancy`).
+/// (its watch: the contents as they are, then each change), the desktop selection's owner
+/// leaving after an import (`SelectionVacancy`), and the type mapping changing with the
+/// daemon's registry (`FollowedTypeMapping`: what it offers may now have other names).
 enum ExporterInput: Sendable {
     case changed(PasteboardContents)
     case ownerLeft(afterImport: Int)
+    case mappingChanged
 
-    /// Both sources merged into one stream: it ends (or throws) when the pasteboard's watch
-    /// does, and stops both when its consumer stops.
-    static func stream(board: Pasteboard, vacancy: SelectionVacancy) -> AsyncThrowingStream<ExporterInput, any Error> {
+    /// The sources merged into one stream: it ends (or throws) when the pasteboard's watch
+    /// does, and stops them all when its consumer stops.
+    static func stream(board: Pasteboard, vacancy: SelectionVacancy, mappings: FollowedTypeMapping) -> AsyncThrowingStream<ExporterInput, any Error> {
         let (stream, sink) = AsyncThrowingStream.makeStream(of: ExporterInput.self)
         let vacancies = vacancy.vacancies()
+        let mappingChanges = mappings.changes()
         let changes = Task {
             do {
                 for try await contents in board.changes() { sink.yield(.changed(contents)) }
@@ -23,9 +26,13 @@ enum ExporterInput: Sendable {
         let left = Task {
             for await changeCount in vacancies { sink.yield(.ownerLeft(afterImport: changeCount)) }
         }
+        let remapped = Task {
+            for await _ in mappingChanges { sink.yield(.mappingChanged) }
+        }
         sink.onTermination = { _ in
             changes.cancel()
             left.cancel()
+            remapped.cancel()
         }
         return stream
     }

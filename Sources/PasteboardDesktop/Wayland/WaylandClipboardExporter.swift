@@ -52,7 +52,10 @@ public struct WaylandClipboardExporter: DesktopLane {
 
     public var display: WaylandDisplay
     public var selection: DesktopSelection
-    public var mapping: DesktopTypeMapping
+    /// The type mapping, following the daemon's registry (shared by the bridge's lanes).
+    public let mappings: FollowedTypeMapping
+    /// The mapping as it is now.
+    public var mapping: DesktopTypeMapping { mappings.current }
     /// The record of the bridge's own writes, shared with the importer of the same selection.
     public var echo: BridgeEcho
     /// Where the importer of the same selection tells of the owner leaving after an import.
@@ -61,10 +64,10 @@ public struct WaylandClipboardExporter: DesktopLane {
     /// abandoned (a reader that stopped reading).
     public var stallTimeout: Duration = .seconds(30)
 
-    public init(display: WaylandDisplay, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping, echo: BridgeEcho = BridgeEcho()) {
+    public init(display: WaylandDisplay, selection: DesktopSelection = .clipboard, mappings: FollowedTypeMapping, echo: BridgeEcho = BridgeEcho()) {
         self.display = display
         self.selection = selection
-        self.mapping = mapping
+        self.mappings = mappings
         self.echo = echo
     }
 
@@ -110,12 +113,19 @@ public struct WaylandClipboardExporter: DesktopLane {
                 }
             }
             // The watch answers with the current contents first, then each change.
-            for try await input in ExporterInput.stream(board: board, vacancy: vacancy) {
+            for try await input in ExporterInput.stream(board: board, vacancy: vacancy, mappings: mappings) {
                 let contents: PasteboardContents
                 switch input {
                 case .ownerLeft(let changeCount):
                     if follower.ownerLeft(afterImport: changeCount, current: current?.changeCount) != nil, let current { await offerKept(current) }
                     continue
+                case .mappingChanged:
+                    // Declared types have new MIME types: a selection still ours is offered again under them.
+                    guard let current, let item = current.items.first, let ours = ownership.source,
+                          !(await echo.isOwnChange(current.changeCount)),
+                          WaylandExportOffer(types: item.types, sensitive: item.isSensitive, mapping: mapping).mimeTypes != ours.mimeTypes
+                    else { continue }
+                    contents = current
                 case .changed(let changed):
                     contents = changed
                     current = changed
@@ -210,6 +220,9 @@ public struct WaylandClipboardExporter: DesktopLane {
 
         /// Whether none of our sources owns the selection.
         var isEmpty: Bool { current.withLock { $0 == nil } }
+
+        /// Our source that owns the selection, if one does.
+        var source: SelectionSource? { current.withLock { $0 } }
 
         /// Makes `source` current; returns the one it replaces.
         func replace(with source: SelectionSource?) -> SelectionSource? {

@@ -42,7 +42,10 @@ public struct WaylandClipboardImporter: DesktopLane {
 
     public var display: WaylandDisplay
     public var selection: DesktopSelection
-    public var mapping: DesktopTypeMapping
+    /// The type mapping, following the daemon's registry (shared by the bridge's lanes).
+    public let mappings: FollowedTypeMapping
+    /// The mapping as it is now.
+    public var mapping: DesktopTypeMapping { mappings.current }
     /// The record of the bridge's own writes, shared with the exporter of the same selection.
     public var echo: BridgeEcho
     /// Told when the selection's owner leaves without a successor (shared with the exporter of
@@ -61,12 +64,12 @@ public struct WaylandClipboardImporter: DesktopLane {
     public var livenessInterval: Duration = .seconds(30)
 
     public init(
-        display: WaylandDisplay, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
+        display: WaylandDisplay, selection: DesktopSelection = .clipboard, mappings: FollowedTypeMapping,
         echo: BridgeEcho = BridgeEcho(), recent: RecentContent = RecentContent(), debounce: Duration? = nil
     ) {
         self.display = display
         self.selection = selection
-        self.mapping = mapping
+        self.mappings = mappings
         self.echo = echo
         self.recent = recent
         self.debounce = debounce

@@ -8,6 +8,9 @@ final class ExportRequests: Sendable {
     enum Request: Sendable, Equatable {
         /// Own the selection for `plan` (when `onlyIfUnowned`, only if nobody owns it now).
         case own(DesktopExportPlan, onlyIfUnowned: Bool)
+        /// Own the selection for `plan`, the same change offered under other names (the type
+        /// mapping changed), only if it was ours until this request stopped its owner.
+        case reoffer(DesktopExportPlan)
         /// Give the selection up if we own it.
         case release
     }

@@ -49,6 +49,10 @@ final class SelectionExportServer: @unchecked Sendable {
                     if owner != .none { continue }
                 }
                 releasedByStop = try own(plan) == .stopped
+            case let .reoffer(plan):
+                // Another client's copy is on the desktop, or the change was given up: leave it.
+                guard releasedByStop else { continue }
+                releasedByStop = try own(plan) == .stopped
             }
         }
     }

@@ -41,7 +41,10 @@ public struct X11ClipboardExporter: DesktopLane {
 
     public var display: X11Display
     public var selection: DesktopSelection
-    public var mapping: DesktopTypeMapping
+    /// The type mapping, following the daemon's registry (shared by the bridge's lanes).
+    public let mappings: FollowedTypeMapping
+    /// The mapping as it is now.
+    public var mapping: DesktopTypeMapping { mappings.current }
     /// The bridge's windows, shared with the importer of the same display.
     public var ownWindows: DesktopOwnWindows
     /// The record of the importer's writes, shared with the importer of the same selection.
@@ -50,12 +53,12 @@ public struct X11ClipboardExporter: DesktopLane {
     public var vacancy = SelectionVacancy()
 
     public init(
-        display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
+        display: X11Display, selection: DesktopSelection = .clipboard, mappings: FollowedTypeMapping,
         ownWindows: DesktopOwnWindows = DesktopOwnWindows(), echo: BridgeEcho = BridgeEcho()
     ) {
         self.display = display
         self.selection = selection
-        self.mapping = mapping
+        self.mappings = mappings
         self.ownWindows = ownWindows
         self.echo = echo
     }
@@ -112,9 +115,20 @@ public struct X11ClipboardExporter: DesktopLane {
         var first = true
         var current: PasteboardContents?
         var follower = VacancyFollower()
+        /// The targets last offered for a change of the pasteboard's own (not an import's).
+        var offered: [String]?
         // The daemon answers a watch with the content as it is, then each change.
-        for try await input in ExporterInput.stream(board: board, vacancy: vacancy) {
+        for try await input in ExporterInput.stream(board: board, vacancy: vacancy, mappings: mappings) {
             switch input {
+            case .mappingChanged:
+                // Declared types have new MIME types: the selection, if still ours, is offered again under them.
+                guard let contents = current, let item = contents.items.first, let before = offered,
+                      !(await echo.isOwnChange(contents.changeCount)) else { continue }
+                let plan = self.plan(types: item.types, of: item, in: contents)
+                if plan.targetNames != before, !plan.targets.isEmpty {
+                    requests.post(.reoffer(plan))
+                    offered = plan.targetNames
+                }
             case .ownerLeft(let changeCount):
                 if follower.ownerLeft(afterImport: changeCount, current: current?.changeCount) != nil, let current {
                     await offerKept(current, requests: requests)
@@ -129,6 +143,7 @@ public struct X11ClipboardExporter: DesktopLane {
                     if follower.reached(contents.changeCount) { await offerKept(contents, requests: requests) }
                     continue
                 }
+                offered = nil
                 guard let item = contents.items.first else {
                     if !first { requests.post(.release) }
                     continue
@@ -136,6 +151,7 @@ public struct X11ClipboardExporter: DesktopLane {
                 // Nothing the desktop can take: the old content must not stay on the desktop either.
                 let plan = self.plan(types: item.types, of: item, in: contents)
                 requests.post(plan.targets.isEmpty ? .release : .own(plan, onlyIfUnowned: first))
+                if !plan.targets.isEmpty { offered = plan.targetNames }
             }
         }
     }

@@ -31,7 +31,10 @@ public struct X11ClipboardImporter: DesktopLane {
 
     public var display: X11Display
     public var selection: DesktopSelection
-    public var mapping: DesktopTypeMapping
+    /// The type mapping, following the daemon's registry (shared by the bridge's lanes).
+    public let mappings: FollowedTypeMapping
+    /// The mapping as it is now.
+    public var mapping: DesktopTypeMapping { mappings.current }
     public var ownWindows: DesktopOwnWindows
     /// The record of the bridge's own writes, shared with the exporter of the same selection.
     public var echo: BridgeEcho
@@ -54,13 +57,13 @@ public struct X11ClipboardImporter: DesktopLane {
     public var debounce: Duration?
 
     public init(
-        display: X11Display, selection: DesktopSelection = .clipboard, mapping: DesktopTypeMapping,
+        display: X11Display, selection: DesktopSelection = .clipboard, mappings: FollowedTypeMapping,
         ownWindows: DesktopOwnWindows = DesktopOwnWindows(), echo: BridgeEcho = BridgeEcho(), recent: RecentContent = RecentContent(),
         handover: ClipboardHandover = ClipboardHandover()
     ) {
         self.display = display
         self.selection = selection
-        self.mapping = mapping
+        self.mappings = mappings
         self.ownWindows = ownWindows
         self.echo = echo
         self.recent = recent

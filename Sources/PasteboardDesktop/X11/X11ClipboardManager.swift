@@ -45,7 +45,10 @@ public struct X11ClipboardManager: DesktopLane {
     }
 
     public var display: X11Display
-    public var mapping: DesktopTypeMapping
+    /// The type mapping, following the daemon's registry (shared by the bridge's lanes).
+    public let mappings: FollowedTypeMapping
+    /// The mapping as it is now.
+    public var mapping: DesktopTypeMapping { mappings.current }
     public var ownWindows: DesktopOwnWindows
     public var echo: BridgeEcho
     public var recent: RecentContent
@@ -58,11 +61,11 @@ public struct X11ClipboardManager: DesktopLane {
 
     /// A manager sharing `ownWindows`, `echo`, `recent` and `handover` with the CLIPBOARD importer.
     public init(
-        display: X11Display, mapping: DesktopTypeMapping, ownWindows: DesktopOwnWindows, echo: BridgeEcho, recent: RecentContent,
+        display: X11Display, mappings: FollowedTypeMapping, ownWindows: DesktopOwnWindows, echo: BridgeEcho, recent: RecentContent,
         handover: ClipboardHandover
     ) {
         self.display = display
-        self.mapping = mapping
+        self.mappings = mappings
         self.ownWindows = ownWindows
         self.echo = echo
         self.recent = recent

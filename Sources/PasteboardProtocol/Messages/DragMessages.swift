@@ -145,7 +145,14 @@ extension SessionInfo {
 public struct SessionsRequest: Sendable, Equatable, JSONObjectCoding {
     /// One session by id (an error when it is not in flight or not visible); absent means all.
     public var session: Int?
-    public init(session: Int? = nil) { self.session = session }
+    /// True: not one answer but a `session-list` at once and again each time the sessions this
+    /// client may see change (one begins, gains items, is dropped, or ends), until `cancel`
+    /// (with all sessions only).
+    public var watch: Bool?
+    public init(session: Int? = nil, watch: Bool? = nil) {
+        self.session = session
+        self.watch = watch
+    }
 }
 
 extension SessionsRequest {
@@ -153,6 +160,7 @@ extension SessionsRequest {
 
     public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
         try json.member("session", &session)
+        try json.member("watch", &watch)
     }
 }
 

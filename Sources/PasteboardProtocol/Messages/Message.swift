@@ -43,6 +43,11 @@ public enum Message: Sendable, Equatable {
     case types(PageRequest)
     /// Daemon → client: the answer to `types`. Terminal.
     case typeList(TypeList)
+    /// Client → daemon: follow the daemon's type declarations: answered with `types-changed` at
+    /// once and again each time they change, until `cancel`.
+    case watchTypes
+    /// Daemon → client, on a `watch-types`: the declarations' generation, now or after a change.
+    case typesChanged(TypesChanged)
     /// Daemon → source, on a daemon request id: produce the bytes of one promised representation.
     case produce(ProduceRequest)
     /// Source → daemon, on a `produce`: the total byte count, before the first data frame (optional).
@@ -105,6 +110,8 @@ public enum Message: Sendable, Equatable {
         case .declare: "declare"
         case .types: "types"
         case .typeList: "type-list"
+        case .watchTypes: "watch-types"
+        case .typesChanged: "types-changed"
         case .produce: "produce"
         case .size: "size"
         case .released: "released"

@@ -87,6 +87,8 @@ extension Message {
         case "declare": self = .declare(try DeclareRequest(reading: &reader))
         case "types": self = .types(try PageRequest(reading: &reader))
         case "type-list": self = .typeList(try TypeList(reading: &reader))
+        case "watch-types": self = .watchTypes
+        case "types-changed": self = .typesChanged(try TypesChanged(reading: &reader))
         case "produce": self = .produce(try ProduceRequest(reading: &reader))
         case "size": self = .size(try SizeDeclaration(reading: &reader))
         case "released": self = .released(try Released(reading: &reader))
@@ -129,6 +131,7 @@ extension Message {
         case .declare(let value): value.writeMembers(to: &writer)
         case .types(let value), .history(let value): value.writeMembers(to: &writer)
         case .typeList(let value): value.writeMembers(to: &writer)
+        case .typesChanged(let value): value.writeMembers(to: &writer)
         case .produce(let value): value.writeMembers(to: &writer)
         case .size(let value): value.writeMembers(to: &writer)
         case .released(let value): value.writeMembers(to: &writer)
@@ -144,7 +147,7 @@ extension Message {
         case .historySearch(let value): value.writeMembers(to: &writer)
         case .historyList(let value): value.writeMembers(to: &writer)
         case .historyRestore(let value): value.writeMembers(to: &writer)
-        case .cancel, .relinquish, .attach, .historyClear: break
+        case .cancel, .relinquish, .attach, .historyClear, .watchTypes: break
         }
     }
 }

@@ -34,6 +34,24 @@ extension TypeList {
     }
 }
 
+/// `types-changed`: on a `watch-types`, the generation of the daemon's declarations (as in
+/// `type-list`): sent at once, then each time an app declares or replaces a type or `types.d`
+/// is reloaded. A client that follows the registry reads it again with `types` when it differs
+/// from the one it read.
+public struct TypesChanged: Sendable, Equatable, JSONObjectCoding {
+    public var generation: Int
+
+    public init(generation: Int) { self.generation = generation }
+}
+
+extension TypesChanged {
+    public static var decodingStart: TypesChanged { TypesChanged(generation: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("generation", &generation)
+    }
+}
+
 /// One declaration the daemon holds, and where it came from.
 public struct TypeDeclarationInfo: Sendable, Equatable, JSONObjectCoding {
     /// The declaration, in the format of pasteboard-types(5).
