@@ -1,4 +1,4 @@
-import PasteboardJSON
+package import PasteboardJSON
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

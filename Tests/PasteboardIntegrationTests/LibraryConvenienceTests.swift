@@ -63,6 +63,24 @@ final class LibraryConvenienceTests: IntegrationTestCase {
         XCTAssertEqual(pasted, memo)
     }
 
+    func testAConfigurationSetOnceServesEveryOneCallCopyAndPaste() async throws {
+        let memos = PasteboardConnection.Configuration(clientName: "memos", declaring: [Memo.declaration], autoStart: false, socketPath: sandbox.socketPath)
+        let memo = Memo(text: "call the plumber", written: Date(timeIntervalSince1970: 1_764_000_000))
+        try await Pasteboard.copy(memo, using: memos)
+        let pasted = try await Pasteboard.paste(Memo.self, using: memos)
+        XCTAssertEqual(pasted, memo)
+        XCTAssertTrue(try pbOK("types", Memo.type.rawValue).stdoutText.contains("  source: declared by memos\n"), "the configuration's types were declared")
+        // autoStart false: with no daemon listening, a clear error and no daemon started.
+        daemon.stop()
+        do {
+            _ = try await Pasteboard.paste(Memo.self, using: memos)
+            XCTFail("a paste reached a daemon that was stopped")
+        } catch let error as PasteboardError {
+            guard case .daemonUnreachable = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.socketPath), "no daemon was started")
+    }
+
     func testAPasteSaysWhichRepresentationItWasMadeFrom() async throws {
         try pbOK("copy", stdin: Data("only text".utf8))
         let (memo, representation) = try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "memos", declaring: [Memo.declaration], autoStart: false) { connection in
@@ -142,5 +160,25 @@ final class LibraryConvenienceTests: IntegrationTestCase {
     /// The registry a connection here would have (built-in types; the tests declare their own).
     private func connectionRegistry() -> TypeRegistry {
         TypeRegistry.loading(environment: sandbox.environment()).registry
+    }
+}
+
+extension LibraryConvenienceTests {
+    func testAPasteboardUsedAfterItsConnectionClosedFailsClearly() async throws {
+        let escaped = try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "escaper", autoStart: false) {
+            Pasteboard(connection: $0)
+        }
+        do {
+            _ = try await escaped.contents()
+            XCTFail("a closed connection answered")
+        } catch let error as PasteboardError {
+            XCTAssertEqual(error.description, "lost the connection to pasteboardd: the connection was closed when the body of withConnection returned: use it only inside that body")
+        }
+        do {
+            try await escaped.setItems([ItemProvider()])
+            XCTFail("a closed connection took a write")
+        } catch let error as PasteboardError {
+            XCTAssertTrue(error.description.hasSuffix("use it only inside that body"), error.description)
+        }
     }
 }

@@ -27,6 +27,12 @@ public final class PasteboardConnection: Sendable {
     private let outbox: FrameOutbox
     private let router: FrameRouter
     private let nextRequestID = Atomic<UInt32>(1)
+    /// Set once `withConnection`'s body has returned and the connection closed: a connection (or
+    /// a `Pasteboard` on it) kept beyond the body says so at its next use, instead of reporting
+    /// a closed channel.
+    private let bodyReturned = Atomic<Bool>(false)
+    /// What a use after `bodyReturned` throws.
+    static let usedAfterBody = "the connection was closed when the body of withConnection returned: use it only inside that body"
     /// The promised representations this connection serves.
     let promises = PromiseServer()
     private let declaredTypes: [TypeDeclaration]
@@ -97,6 +103,9 @@ public final class PasteboardConnection: Sendable {
     /// While the connection is open it serves the promised representations its `setItems`
     /// registered. When `body` returns and some are still on a pasteboard, the connection first
     /// relinquishes them: the daemon captures their data within its budget before the close.
+    ///
+    /// The connection is for the body only: one kept after it returns (a `Pasteboard` on it,
+    /// say) throws `PasteboardError.connectionLost` at its next use, saying so.
     ///
     /// Callable from any isolation: `body` runs on the caller's executor, so a `@MainActor`
     /// caller's closure may use its state (the connection's own I/O runs on its event loop).
@@ -173,6 +182,7 @@ public final class PasteboardConnection: Sendable {
                     connection.promises.cancelAll()
                     connection.promises.wakeAll()
                 }
+                defer { connection.bodyReturned.store(true, ordering: .releasing) }
                 if !types.isEmpty { try await connection.declare(types) }
                 let result = try await body(connection)
                 if connection.promises.hasPromises { try? await connection.relinquish() }
@@ -264,7 +274,7 @@ public final class PasteboardConnection: Sendable {
         do {
             try await outbox.send(.message(message, requestID: id))
         } catch {
-            throw Self.sendFailure(error)
+            throw sendFailure(error)
         }
     }
 
@@ -279,7 +289,7 @@ public final class PasteboardConnection: Sendable {
         do {
             try await outbox.send(frames)
         } catch {
-            throw Self.sendFailure(error)
+            throw sendFailure(error)
         }
     }
 
@@ -288,7 +298,7 @@ public final class PasteboardConnection: Sendable {
         do {
             try await outbox.send(.data(bytes, requestID: id, end: end))
         } catch {
-            throw Self.sendFailure(error)
+            throw sendFailure(error)
         }
     }
 
@@ -296,6 +306,11 @@ public final class PasteboardConnection: Sendable {
     /// load), not a lost connection.
     private static func sendFailure(_ error: any Error) -> any Error {
         error is CancellationError || Task.isCancelled ? CancellationError() : PasteboardError.connectionLost(ErrorMessage.text(for: error))
+    }
+
+    /// `sendFailure(_:)`, saying so when the connection was used after its body returned.
+    private func sendFailure(_ error: any Error) -> any Error {
+        bodyReturned.load(ordering: .acquiring) ? PasteboardError.connectionLost(Self.usedAfterBody) : Self.sendFailure(error)
     }
 
     /// The largest data payload this connection may put in one frame.

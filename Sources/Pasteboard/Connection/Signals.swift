@@ -13,11 +13,11 @@ import Synchronization
 /// a dispatch source reads the pipe and hands each signal to whoever listens then, or, when
 /// nobody does (before the first wait, between two), to the next listener: no interrupt that
 /// arrives after the handler is installed is lost.
-public enum Signals {
+package enum Signals {
     /// Runs `body`; when SIGINT or SIGTERM arrives first, cancels it (its error, usually
     /// `CancellationError`, is rethrown once it has cleaned up). The signals are caught from
     /// the moment this is called, before `body` starts.
-    public static func cancellingOnInterrupt<Result: Sendable>(_ body: sending @escaping () async throws -> Result) async throws -> Result {
+    package static func cancellingOnInterrupt<Result: Sendable>(_ body: sending @escaping () async throws -> Result) async throws -> Result {
         let interrupts = Interrupts()
         let task = Task(operation: body)
         let watcher = Task {
@@ -35,13 +35,13 @@ public enum Signals {
     /// from now on and returns a descriptor that becomes readable when one arrives, to poll
     /// beside the descriptor being waited on; nil when the signals cannot be caught. Not for a
     /// process that also uses `cancellingOnInterrupt` or `next`, which read the same pipe.
-    public static func interruptDescriptor() -> Int32? {
+    package static func interruptDescriptor() -> Int32? {
         let fd = pasteboard_catch_interrupts()
         return fd >= 0 ? fd : nil
     }
 
     /// Waits for SIGINT or SIGTERM and returns it; nil when the waiting task is cancelled.
-    public static func next() async -> Int32? {
+    package static func next() async -> Int32? {
         let interrupts = Interrupts()
         defer { interrupts.stop() }
         return await interrupts.next()

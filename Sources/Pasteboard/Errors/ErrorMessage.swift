@@ -5,11 +5,11 @@
 /// String interpolation of an error that does not describe itself prints a Swift value dump
 /// (`SomeError(message: "…", status: 1)`), which means nothing to the person reading it, so
 /// every such message goes through here.
-public enum ErrorMessage {
+package enum ErrorMessage {
     /// The error's own description (every error of this package has one, written for a
     /// person); "cancelled" for a `CancellationError`; for an error of another module that does
     /// not describe itself, its type's name, not a dump of its fields.
-    public static func text(for error: any Error) -> String {
+    package static func text(for error: any Error) -> String {
         switch error {
         case is CancellationError:
             "cancelled"

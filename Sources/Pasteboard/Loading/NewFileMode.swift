@@ -11,15 +11,15 @@ import Musl
 ///
 /// A file is created private (mkstemp's 0600) while its bytes arrive, so nobody reads a part,
 /// and gets this mode once it is complete.
-public enum NewFileMode {
+package enum NewFileMode {
     /// 0666 without the umask's bits.
-    public static var regularFile: mode_t { 0o666 & ~umask }
+    package static var regularFile: mode_t { 0o666 & ~umask }
 
     /// The process's umask, read from `/proc/self/status`: `umask(2)` reports it only by setting
     /// it, which changes it for a moment for every thread of the process (and a library must not
     /// do that behind its app's threads). Where the line cannot be read (a kernel before 4.7,
     /// no /proc), 077: a file too private loses nothing, one too open cannot be taken back.
-    public static var umask: mode_t {
+    package static var umask: mode_t {
         let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return 0o077 }
         defer { close(fd) }
