@@ -33,11 +33,12 @@ extension PasteboardConnection {
 
     /// `withConnection(socketPath:clientName:app:declaring:autoStart:_:)` with the arguments of
     /// `configuration`: connects, runs `body` on the caller's executor, and closes.
-    nonisolated(nonsending) public static func withConnection<Result: Sendable>(
-        _ configuration: Configuration, _ body: (PasteboardConnection) async throws -> Result
+    public static func withConnection<Result: Sendable>(
+        _ configuration: Configuration, isolation: isolated (any Actor)? = #isolation,
+        _ body: nonisolated(nonsending) (PasteboardConnection) async throws -> Result
     ) async throws -> Result {
         try await withConnection(
             socketPath: configuration.socketPath, clientName: configuration.clientName, app: configuration.app,
-            declaring: configuration.declaredTypes, autoStart: configuration.autoStart, body)
+            declaring: configuration.declaredTypes, autoStart: configuration.autoStart, isolation: isolation, body)
     }
 }

@@ -107,15 +107,18 @@ public final class PasteboardConnection: Sendable {
     /// The connection is for the body only: one kept after it returns (a `Pasteboard` on it,
     /// say) throws `PasteboardError.connectionLost` at its next use, saying so.
     ///
-    /// Callable from any isolation: `body` runs on the caller's executor, so a `@MainActor`
-    /// caller's closure may use its state (the connection's own I/O runs on its event loop).
-    nonisolated(nonsending) public static func withConnection<Result: Sendable>(
+    /// Callable from any isolation: `body` runs on the caller's (`isolation`, which defaults to
+    /// it), so a `@MainActor` caller's closure may use its state, and so does a closure formed
+    /// in a `nonisolated(nonsending)` helper of the app's that an actor calls (the connection's
+    /// own I/O runs on its event loop).
+    public static func withConnection<Result: Sendable>(
         socketPath: String = PasteboardConnection.defaultSocketPath,
         clientName: String,
         app: String? = nil,
         declaring types: [TypeDeclaration] = [],
         autoStart: Bool = true,
-        _ body: (PasteboardConnection) async throws -> Result
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: nonisolated(nonsending) (PasteboardConnection) async throws -> Result
     ) async throws -> Result {
         // A derived path in a directory another user owns or may write is refused before connecting
         // and before starting a daemon there (see `SocketTrust`).
@@ -140,10 +143,13 @@ public final class PasteboardConnection: Sendable {
         // without waking another thread. `body` runs where the caller's task runs (see `taskExecutor`).
         let executor = EventLoopTaskExecutor(connected.channel.channel.eventLoop)
         let outbox = connected.outbox
-        return try await connected.channel.executeThenClose { inbound, outbound in
+        // Each closure below captures `isolation`, so it runs there too, and `body` with it.
+        return try await connected.channel.executeThenClose(isolation: isolation) { inbound, outbound in
+            _ = isolation
             // Nothing has been written yet: a socket of another user gets no hello.
             try await SocketTrust.checkPeer(peer, socketPath: socketPath)
-            return try await withThrowingTaskGroup(of: Void.self) { group in
+            return try await withThrowingTaskGroup(of: Void.self, isolation: isolation) { group in
+                _ = isolation
                 group.addTask(executorPreference: executor) {
                     let failure: any Error
                     do {

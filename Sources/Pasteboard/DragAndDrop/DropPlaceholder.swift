@@ -23,7 +23,7 @@ public protocol DropPlaceholderHost: Sendable {
 /// loads its drop with a closure that uses its state).
 nonisolated(nonsending) public func withDropPlaceholder<Host: DropPlaceholderHost>(
     in host: Host, titled title: String, at index: Int?,
-    load: (_ placeholder: String) async throws -> Host.Entry
+    load: nonisolated(nonsending) (_ placeholder: String) async throws -> Host.Entry
 ) async throws -> Int {
     let id = try await host.insertPlaceholder(titled: title, at: index)
     do {

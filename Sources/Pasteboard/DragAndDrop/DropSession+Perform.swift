@@ -7,7 +7,7 @@ extension DropSession {
     ///
     /// Callable from any isolation: `body` runs on the caller's executor.
     nonisolated(nonsending) public func perform<Result>(
-        _ proposal: DropProposal, _ body: (PerformedDrop) async throws -> Result
+        _ proposal: DropProposal, _ body: nonisolated(nonsending) (PerformedDrop) async throws -> Result
     ) async throws -> Result? {
         guard let drop = try await perform(proposal) else { return nil }
         let result: Result

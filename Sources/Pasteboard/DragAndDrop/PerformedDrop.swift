@@ -33,8 +33,8 @@ public struct PerformedDrop: Sendable {
     @discardableResult
     nonisolated(nonsending) public func load(
         item: Int, accepting: [TypeIdentifier], progress: (LoadProgress) -> Void = { _ in },
-        header: (LoadedRepresentation) async throws -> Void = { _ in },
-        chunk: (ByteChunk) async throws -> Void
+        header: nonisolated(nonsending) (LoadedRepresentation) async throws -> Void = { _ in },
+        chunk: nonisolated(nonsending) (ByteChunk) async throws -> Void
     ) async throws -> LoadedRepresentation {
         try await loader.loadChunks(item: item, accepting: accepting, progress: progress, header: header, chunk: chunk)
     }

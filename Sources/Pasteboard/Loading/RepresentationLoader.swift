@@ -40,8 +40,8 @@ struct RepresentationLoader: Sendable {
         accepting: [TypeIdentifier],
         openInPlace: Bool = false,
         progress: (LoadProgress) -> Void = { _ in },
-        header: (RepresentationHeader) async throws -> Void = { _ in },
-        chunk: (ByteBuffer) async throws -> Void
+        header: nonisolated(nonsending) (RepresentationHeader) async throws -> Void = { _ in },
+        chunk: nonisolated(nonsending) (ByteBuffer) async throws -> Void
     ) async throws -> RepresentationHeader {
         let (id, frames) = connection.openRequest()
         defer { connection.closeRequest(id) }
@@ -95,8 +95,8 @@ struct RepresentationLoader: Sendable {
     nonisolated(nonsending) func loadChunks(
         item: Int, accepting: [TypeIdentifier], openInPlace: Bool = false,
         progress: (LoadProgress) -> Void,
-        header: (LoadedRepresentation) async throws -> Void,
-        chunk: (ByteChunk) async throws -> Void
+        header: nonisolated(nonsending) (LoadedRepresentation) async throws -> Void,
+        chunk: nonisolated(nonsending) (ByteChunk) async throws -> Void
     ) async throws -> LoadedRepresentation {
         LoadedRepresentation(try await load(
             item: item, accepting: accepting, openInPlace: openInPlace, progress: progress,

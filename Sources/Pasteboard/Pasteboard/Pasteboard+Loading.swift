@@ -24,8 +24,8 @@ extension Pasteboard {
     nonisolated(nonsending) public func load(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         progress: (LoadProgress) -> Void = { _ in },
-        header: (LoadedRepresentation) async throws -> Void = { _ in },
-        chunk: (ByteChunk) async throws -> Void
+        header: nonisolated(nonsending) (LoadedRepresentation) async throws -> Void = { _ in },
+        chunk: nonisolated(nonsending) (ByteChunk) async throws -> Void
     ) async throws -> LoadedRepresentation {
         try await loader.loadChunks(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress, header: header, chunk: chunk)
     }
@@ -36,8 +36,8 @@ extension Pasteboard {
     nonisolated(nonsending) package func loadBuffers(
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         progress: (LoadProgress) -> Void = { _ in },
-        header: (RepresentationHeader) async throws -> Void = { _ in },
-        chunk: (ByteBuffer) async throws -> Void
+        header: nonisolated(nonsending) (RepresentationHeader) async throws -> Void = { _ in },
+        chunk: nonisolated(nonsending) (ByteBuffer) async throws -> Void
     ) async throws -> RepresentationHeader {
         try await loader.load(item: item, accepting: accepting, openInPlace: openInPlace, progress: progress, header: header, chunk: chunk)
     }
