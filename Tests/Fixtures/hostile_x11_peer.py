@@ -16,6 +16,9 @@ Modes (each prints "ready" on stderr once it is in place, then runs until killed
                            properties of its window that it never reads
   multiple-empty           asks the CLIPBOARD owner for MULTIPLE with an empty ATOM_PAIR list,
                            prints the property the SelectionNotify names (or None) and exits
+  multiple-twice           asks the CLIPBOARD owner twice for MULTIPLE (UTF8_STRING into the same
+                           property), never reading the first answer's INCR chunks; prints
+                           "notified" for each SelectionNotify and exits after the second
 """
 import os
 import sys
@@ -168,6 +171,22 @@ elif mode == "multiple-empty":
         if e.type == X.SelectionNotify:
             print("notified " + ("None" if e.property == X.NONE else d.get_atom_name(e.property)), file=sys.stderr, flush=True)
             sys.exit(0)
+
+elif mode == "multiple-twice":
+    SAME, MULTIPLE, PAIR = atom("SAME"), atom("MULTIPLE"), atom("ATOM_PAIR")
+    notified = 0
+    for index in range(2):
+        pairs = atom("PAIRS_%d" % index)
+        w.change_property(pairs, PAIR, 32, [UTF8, SAME])
+        w.convert_selection(CLIPBOARD, MULTIPLE, pairs, X.CurrentTime)
+        d.flush()
+        while True:
+            e = d.next_event()
+            if e.type == X.SelectionNotify:
+                notified += 1
+                print("notified %d" % notified, file=sys.stderr, flush=True)
+                break
+    sys.exit(0)
 
 else:
     print("unknown mode " + mode, file=sys.stderr)

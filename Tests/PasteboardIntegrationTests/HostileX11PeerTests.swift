@@ -126,4 +126,23 @@ extension DesktopBridgeProcessTests {
         XCTAssertEqual(pasted.stdoutText, "some text the bridge exports", pasted.stderr)
         XCTAssertEqual(try bridgePID(), bridge, "log:\n\(daemon.log)")
     }
+
+    func testTwoMultiplesIntoOnePropertyEndTheFirstAndTheBridgeStaysUp() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let bridge = try bridgePID()
+        // A copy large enough for INCR, so the first answer is still streaming when the second comes.
+        let text = String(repeating: "a line of text the bridge exports through INCR\n", count: 100_000)
+        try pbOK("copy", stdin: Data(text.utf8))
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
+                      "\(String(describing: try? pb("bridge").stdoutText)); log:\n\(daemon.log)")
+        // Found by pasteboard-fuzz x11-session: the second answer ended the first transfer from
+        // inside the owner's walk of its pending replies, an access Swift traps on.
+        let asker = try hostilePeer("multiple-twice", server: server, waitFor: "notified 2")
+        XCTAssertEqual(asker.waitForExit(timeout: 10), 0, "\(asker.stderrLines); log:\n\(daemon.log)")
+        let reader = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        let pasted = try runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o"], environment: reader, in: sandbox)
+        XCTAssertEqual(pasted.stdoutText, text, pasted.stderr)
+        XCTAssertEqual(try bridgePID(), bridge, "log:\n\(daemon.log)")
+    }
 }

@@ -402,7 +402,12 @@ public final class SelectionOwner {
                 let bound = sizing.incrementalSizeBound(buffered: incremental[index] ?? 0)
                 try connection.sendToRequestor(.changeProperty(window: requestor, property: part.property, type: plumbing.incr, format: 32, data: SelectionReplyEncoding.timestamp(bound)))
                 let key = TransferKey(requestor: requestor, property: part.property)
-                if transfers[key] != nil { abandon(key: key, reason: "the requestor asked again into the same property") }
+                // Within `replies`' access (this reply is being decided): the old transfer ends
+                // here, its report goes out with this reply's, and `replies` is not touched.
+                if let old = transfers[key],
+                   let ended = finish(key, .failed(target: old.targetName, requestor: requestor, reason: "the requestor asked again into the same property")) {
+                    served.append(ended)
+                }
                 transfers[key] = IncrementalTransfer(
                     key: key, target: part.target, targetName: part.targetName, writer: writer, task: task, deadline: now + timeout)
                 watched[requestor, default: 0] += 1
@@ -466,14 +471,20 @@ public final class SelectionOwner {
 
     /// Ends an INCR transfer, reporting `event`.
     private func end(_ key: TransferKey, _ event: SelectionOwnerEvent) {
-        guard let transfer = transfers.removeValue(forKey: key) else { return }
+        if let event = finish(key, event) { report(event) }
+    }
+
+    /// `end(_:_:)` without the report, which it returns (nil: no transfer had that key): for
+    /// `decide`, which must not report while it holds `replies`.
+    private func finish(_ key: TransferKey, _ event: SelectionOwnerEvent) -> SelectionOwnerEvent? {
+        guard let transfer = transfers.removeValue(forKey: key) else { return nil }
         if case let .failed(_, _, reason) = event {
             transfer.writer.abandon(reason: reason)
             transfer.task.cancel()
         }
         watched[key.requestor, default: 1] -= 1
         unwatchIfIdle(key.requestor)
-        report(event)
+        return event
     }
 
     // MARK: Giving up
