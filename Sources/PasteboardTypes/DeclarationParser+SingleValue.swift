@@ -1,4 +1,4 @@
-package import PasteboardJSON
+internal import PasteboardJSON
 
 /// One declaration, or one magic pattern, read on its own rather than in a file: as a Codable
 /// value (an app's own encoding, `pb --json`) and as a member of a protocol message. Each says

@@ -1,4 +1,4 @@
-package import PasteboardJSON
+internal import PasteboardJSON
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Guessing a type from content.
 extension TypeRegistry {
     /// Sniffs content: magic patterns first, then the filename's extension, then valid UTF-8 -> public.utf8-plain-text, else public.data.
@@ -17,12 +23,37 @@ extension TypeRegistry {
     /// name, such as standard input. When the user declares no types, only the built-ins'
     /// magic patterns can match, and the registry is not built: `pb copy` from stdin needs
     /// nothing else of it.
+    ///
+    /// When they do, the magic patterns of their declarations come from `UserMagicCache`
+    /// while `types.d` is as it was when the cache was written: the files are read and parsed
+    /// only after they changed (and the cache is written again then).
     public static func sniffWithProcessEnvironment(prefix: some Collection<UInt8>, isComplete: Bool) -> TypeIdentifier {
-        if processUserDeclaresTypes() {
-            return loadingFromProcessEnvironment().registry.sniff(prefix: prefix, isComplete: isComplete, filename: nil)
+        guard processUserDeclaresTypes() else { return sniff(prefix: prefix, isComplete: isComplete, table: .builtIn) }
+        return sniff(prefix: prefix, isComplete: isComplete) { getenv($0).map { String(cString: $0) } }
+    }
+
+    /// `sniffWithProcessEnvironment` for an environment whose values `value` gives, the user
+    /// declaring types: the magic patterns from `UserMagicCache` when it is up to date, else
+    /// from loading the files (and writing the cache).
+    static func sniff(prefix: some Collection<UInt8>, isComplete: Bool, environment value: (String) -> String?) -> TypeIdentifier {
+        var environment: [String: String] = [:]
+        for name in XDGBaseDirectory.variables { environment[name] = value(name) }
+        guard let directory = userTypesDirectory(value: value), let listing = UserMagicCache.listing(of: directory),
+              let cache = UserMagicCache.path(value: value) else {
+            return loading(environment: environment).registry.sniff(prefix: prefix, isComplete: isComplete, filename: nil)
         }
+        if let magic = UserMagicCache.declarations(at: cache, for: listing) {
+            return sniff(prefix: prefix, isComplete: isComplete, table: MagicTable(BuiltInTypes.declarations + magic))
+        }
+        let registry = loading(environment: environment).registry
+        UserMagicCache.store(registry, for: listing, at: cache)
+        return registry.sniff(prefix: prefix, isComplete: isComplete, filename: nil)
+    }
+
+    /// Content without a file name sniffed with `table`: its patterns, then text or data.
+    private static func sniff(prefix: some Collection<UInt8>, isComplete: Bool, table: MagicTable) -> TypeIdentifier {
         let sniff = { (buffer: UnsafeBufferPointer<UInt8>) in
-            MagicTable.builtIn.type(matching: buffer) ?? textOrData(buffer, isComplete: isComplete)
+            table.type(matching: buffer) ?? textOrData(buffer, isComplete: isComplete)
         }
         return prefix.withContiguousStorageIfAvailable(sniff) ?? Array(prefix).withUnsafeBufferPointer(sniff)
     }

@@ -2,7 +2,7 @@
 /// which data directories to search. Pure functions of an environment dictionary.
 enum XDGBaseDirectory {
     /// Every environment variable these rules read.
-    static let variables = ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"]
+    static let variables = ["HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_CACHE_HOME"]
 
     /// The data directories searched when `XDG_DATA_DIRS` is unset or empty.
     static let defaultDataDirectories = ["/usr/local/share", "/usr/share"]

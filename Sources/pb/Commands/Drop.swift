@@ -53,7 +53,7 @@ struct Drop: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let accepted = try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
+        let accepted = try TypeArguments.pasteTypes(types, registry: TypeArguments.registry(resolving: types))
         let proposal = DropProposal(operation: operation == "move" ? .move : .copy)
         let directory = output.flatMap { Self.isDirectory($0) ? $0 : nil }
         let mode = ProgressDisplay.mode(lines: progressLines, none: noProgress)

@@ -85,7 +85,7 @@ struct Watch: AsyncParsableCommand {
         let environment = SocketLocation.currentEnvironment()
         let exec = WatchExec(
             command: try ExternalCommand.resolve(commandWords, path: environment["PATH"]),
-            accepted: try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry),
+            accepted: try TypeArguments.pasteTypes(types, registry: TypeArguments.registry(resolving: types)),
             includeSensitive: includeSensitive, verbose: verbose, environment: environment
         )
         do {

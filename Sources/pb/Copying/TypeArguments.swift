@@ -10,6 +10,18 @@ enum TypeArguments {
         TypeRegistry.loadingFromProcessEnvironment()
     }
 
+    /// The registry to resolve `words` with: the built-in types alone when they declare every
+    /// word (`text` and `image` need none), so that `pb paste -t text` or `pb copy -t image/png`
+    /// reads no file of `types.d`; else `registry()`. A user's file cannot declare a built-in
+    /// identifier, and built-ins win a MIME type both declare, so the answer is the same.
+    static func registry(resolving words: [String]) -> TypeRegistry {
+        let builtIn = TypeRegistry.builtIn
+        let declared = words.allSatisfy { word in
+            word == "text" || word == "image" || builtIn.resolve(word).map { builtIn.source(of: $0) != nil } == true
+        }
+        return declared ? builtIn : registry().registry
+    }
+
     /// A type for `pb copy -t`: a declared UTI or any MIME type. Undeclared UTIs are refused
     /// (most are typos); declare private types in types.d.
     static func copyType(_ word: String, registry: TypeRegistry) throws(CLIError) -> TypeIdentifier {

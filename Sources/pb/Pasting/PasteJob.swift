@@ -22,7 +22,7 @@ struct PasteJob {
 
     /// Pastes through `connection` on this thread; SIGINT and SIGTERM cancel the load.
     func run(on connection: BlockingConnection) throws {
-        let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
+        let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry(resolving: types))
         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
         let display = ProgressDisplay(mode: progress)
         defer { display.finish() }
@@ -45,7 +45,7 @@ struct PasteJob {
     /// Pastes through a `PasteboardConnection`, starting the daemon when none runs.
     func run() async throws {
         // The registry (built-in and user types) is read only when there are type words to resolve.
-        let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry().registry)
+        let accepted = types.isEmpty ? [] : try TypeArguments.pasteTypes(types, registry: TypeArguments.registry(resolving: types))
         let file = try output.map { path throws(CLIError) in try AtomicFileWriter(path: path) }
         let display = ProgressDisplay(mode: progress)
         let pasteboard = pasteboard
