@@ -32,6 +32,9 @@ public struct ByteRun: Sendable {
 
     public var count: Int { range.count }
 
+    /// A run of no bytes, holding no storage.
+    static let empty = ByteRun([UInt8]())
+
     /// The first `count` bytes and the rest, both sharing this run's storage.
     func split(at count: Int) -> (ByteRun, ByteRun) {
         precondition((0...self.count).contains(count), "split at \(count) of a run of \(self.count)")

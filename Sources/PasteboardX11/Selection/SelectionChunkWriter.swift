@@ -100,6 +100,9 @@ public final class SelectionChunkWriter: Sendable {
                     state.runs[state.first] = rest
                     run = head
                 } else {
+                    // Let the taken piece's storage go now, not when the array is next compacted
+                    // (64 taken pieces of a MiB each held 64 MiB of a large export).
+                    state.runs[state.first] = ByteRun.empty
                     state.first += 1
                 }
                 taken += run.count
