@@ -6,28 +6,11 @@ import XCTest
 /// bridge follows the daemon's registry (`watch-types`): on X11 with xclip, on Wayland with
 /// wl-clipboard, both ways.
 extension DesktopBridgeProcessTests {
-    static let noteV1 = TypeDeclaration(identifier: "com.example.note", conformsTo: [.json], mimeTypes: ["application/vnd.example.note+json"])
-    static var noteV2: TypeDeclaration {
-        var note = noteV1
-        note.mimeTypes = ["application/vnd.example.note.v2+json"]
-        return note
-    }
-
-    /// Connects as the notes app declaring `note`, and copies `bytes` of it when given.
-    func declareNote(_ note: TypeDeclaration, copying bytes: [UInt8]? = nil) async throws {
-        try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "notes", declaring: [note], autoStart: false) { connection in
-            guard let bytes else { return }
-            var item = ItemProvider()
-            item.registerData(bytes, for: note.identifier)
-            try await Pasteboard(connection: connection).setItems([item])
-        }
-    }
-
     func testTheX11DesktopSeesDeclaredTypesAndTheirUpgrades() async throws {
         let server = try startServer()
         try startDaemon(with: server)
         let bytes = Array(#"{"title":"groceries"}"#.utf8)
-        try await declareNote(Self.noteV1, copying: bytes)
+        try await declareNote(NoteType.v1, copying: bytes)
         let reader = sandbox.environment().merging(displayEnvironment(server)) { $1 }
         func xclip(_ arguments: String...) -> ProcessResult? {
             try? runTool("/usr/bin/xclip", ["-selection", "clipboard"] + arguments, environment: reader, in: sandbox)
@@ -38,7 +21,7 @@ extension DesktopBridgeProcessTests {
         XCTAssertEqual(xclip("-o", "-t", "application/vnd.example.note+json")?.stdout, Data(bytes))
 
         // The app, upgraded, declares another MIME type: the selection is offered again under it.
-        try await declareNote(Self.noteV2)
+        try await declareNote(NoteType.v2)
         XCTAssertTrue(eventually(timeout: 10) { targets().contains("application/vnd.example.note.v2+json") }, "\(targets()); log:\n\(daemon.log)")
         XCTAssertFalse(targets().contains("application/vnd.example.note+json"), "\(targets())")
         XCTAssertEqual(xclip("-o", "-t", "application/vnd.example.note.v2+json")?.stdout, Data(bytes))

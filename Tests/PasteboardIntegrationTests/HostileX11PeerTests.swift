@@ -18,6 +18,18 @@ extension DesktopBridgeProcessTests {
         return peer
     }
 
+    /// Starts an X server and the daemon with its bridge, copies `text` with pb, and waits until
+    /// the bridge owns the desktop's clipboard for it; returns the X server and the bridge's pid.
+    func bridgeExporting(_ text: String) throws -> (server: XvfbServer, bridge: Int) {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let bridge = try bridgePID()
+        try pbOK("copy", "-t", "public.utf8-plain-text", stdin: Data(text.utf8))
+        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
+                      "\(String(describing: try? pb("bridge").stdoutText)); log:\n\(daemon.log)")
+        return (server, bridge)
+    }
+
     /// The bridge's peak resident size since `resetPeak`, in MiB.
     func bridgePeakMiB(_ pid: Int) throws -> Int {
         try ProcessCounters.peakResidentBytes(of: Int32(pid)) >> 20
@@ -87,16 +99,10 @@ extension DesktopBridgeProcessTests {
     }
 
     func testAFloodOfConversionsNobodyReadsIsRefusedBeyondTheLimit() throws {
-        let server = try startServer()
-        try startDaemon(with: server)
-        let bridge = try bridgePID()
         // A large copy the bridge exports: each conversion would buffer up to 2 MiB of it.
-        let file = sandbox.path("exported.txt")
-        try Data(String(repeating: "a line of exported text, copied with pb\n", count: 400_000).utf8).write(to: URL(fileURLWithPath: file))
-        try pbOK("copy", "-t", "public.utf8-plain-text", file)
+        let text = String(repeating: "a line of exported text, copied with pb\n", count: 400_000)
+        let (server, bridge) = try bridgeExporting(text)
         let reader = sandbox.environment().merging(displayEnvironment(server)) { $1 }
-        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
-                      "\(String(describing: try? pb("bridge").stdoutText)); log:\n\(daemon.log)")
         try ProcessCounters.resetPeak(of: Int32(bridge))
         _ = try hostilePeer("convert-flood", "2000", server: server)
         XCTAssertTrue(daemon.waitForLog("transfers to this requestor are under way"), "log:\n\(daemon.log)")
@@ -106,17 +112,12 @@ extension DesktopBridgeProcessTests {
         // Another application still pastes the whole copy.
         let pasted = try runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o", "-t", "UTF8_STRING"], environment: reader, in: sandbox)
         XCTAssertEqual(pasted.status, 0, pasted.stderr)
-        XCTAssertEqual(pasted.stdout, try Data(contentsOf: URL(fileURLWithPath: file)))
+        XCTAssertEqual(pasted.stdout, Data(text.utf8))
         XCTAssertEqual(try bridgePID(), bridge)
     }
 
     func testAMultipleWithNoPairsIsRefusedAndTheBridgeStaysUp() throws {
-        let server = try startServer()
-        try startDaemon(with: server)
-        let bridge = try bridgePID()
-        try pbOK("copy", stdin: Data("some text the bridge exports".utf8))
-        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
-                      "\(String(describing: try? pb("bridge").stdoutText)); log:\n\(daemon.log)")
+        let (server, bridge) = try bridgeExporting("some text the bridge exports")
         // Found by pasteboard-fuzz x11-session: an empty pair list made the owner index a part
         // it did not have, and the bridge crashed.
         let asker = try hostilePeer("multiple-empty", server: server, waitFor: "notified None")
@@ -128,14 +129,9 @@ extension DesktopBridgeProcessTests {
     }
 
     func testTwoMultiplesIntoOnePropertyEndTheFirstAndTheBridgeStaysUp() throws {
-        let server = try startServer()
-        try startDaemon(with: server)
-        let bridge = try bridgePID()
         // A copy large enough for INCR, so the first answer is still streaming when the second comes.
         let text = String(repeating: "a line of text the bridge exports through INCR\n", count: 100_000)
-        try pbOK("copy", stdin: Data(text.utf8))
-        XCTAssertTrue(eventually(timeout: 10) { (try? self.pb("bridge").stdoutText)?.contains("clipboard ⇄ general: owned by the pasteboard") == true },
-                      "\(String(describing: try? pb("bridge").stdoutText)); log:\n\(daemon.log)")
+        let (server, bridge) = try bridgeExporting(text)
         // Found by pasteboard-fuzz x11-session: the second answer ended the first transfer from
         // inside the owner's walk of its pending replies, an access Swift traps on.
         let asker = try hostilePeer("multiple-twice", server: server, waitFor: "notified 2")

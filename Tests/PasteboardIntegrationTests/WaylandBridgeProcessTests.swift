@@ -156,24 +156,15 @@ final class WaylandBridgeProcessTests: IntegrationTestCase {
         let sway = try startSway()
         try startDaemon(display: waylandEnvironment(sway))
         let bytes = Array(#"{"title":"groceries"}"#.utf8)
-        func declare(_ note: TypeDeclaration, copying bytes: [UInt8]? = nil) async throws {
-            try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "notes", declaring: [note], autoStart: false) { connection in
-                guard let bytes else { return }
-                var item = ItemProvider()
-                item.registerData(bytes, for: note.identifier)
-                try await Pasteboard(connection: connection).setItems([item])
-            }
-        }
         func offered() -> [String] {
             guard let result = try? sway.pasteWaiting(["-l"], seconds: 20), result.status == 0 else { return [] }
             return String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
         }
-        let v1 = DesktopBridgeProcessTests.noteV1, v2 = DesktopBridgeProcessTests.noteV2
-        try await declare(v1, copying: bytes)
+        try await declareNote(NoteType.v1, copying: bytes)
         XCTAssertTrue(eventually(timeout: 10) { offered().contains("application/vnd.example.note+json") }, "\(offered()); log:\n\(daemon.log)")
         XCTAssertEqual(wlPasted(sway, ["-t", "application/vnd.example.note+json"]).map { Array($0.utf8) }, bytes)
 
-        try await declare(v2)
+        try await declareNote(NoteType.v2)
         XCTAssertTrue(eventually(timeout: 10) { offered().contains("application/vnd.example.note.v2+json") }, "\(offered()); log:\n\(daemon.log)")
         XCTAssertFalse(offered().contains("application/vnd.example.note+json"), "\(offered())")
 

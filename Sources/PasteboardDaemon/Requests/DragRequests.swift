@@ -67,30 +67,20 @@ struct DragRequests: Sendable {
 
     /// The sessions the client may see, now and after each change that shows in its list.
     private func watchSessions(id: UInt32) {
-        let (store, client, requests, writer) = (context.store, context.client, context.requests, context.writer)
+        let (store, client) = (context.store, context.client)
         // Listen first, then read: a change in between is told, and an unchanged list not sent again.
         let (changes, stop) = store.sessionChanges.listen()
-        _ = requests.reserve(id, window: nil, stop: stop)
-        requests.attach(Task(executorPreference: context.executor) {
+        context.watch(id: id, named: "sessions watch", stop: stop) { writer in
             var last: [SessionInfo]?
-            do {
-                var pending: Int? = 0
-                var iterator = changes.makeAsyncIterator()
-                while pending != nil {
-                    let sessions = await store.sessionList(for: client)
-                    if sessions != last {
-                        last = sessions
-                        try await writer.send(.sessionList(SessionList(sessions: sessions)), on: id)
-                    }
-                    pending = await iterator.next()
+            var iterator = changes.makeAsyncIterator()
+            repeat {
+                let sessions = await store.sessionList(for: client)
+                if sessions != last {
+                    last = sessions
+                    try await writer.send(.sessionList(SessionList(sessions: sessions)), on: id)
                 }
-            } catch {
-                requests.remove(id)
-                return
-            }
-            requests.remove(id)  // before the terminal frame: the id is free once the client sees it
-            try? await writer.send(.error(ProtocolError(.cancelled, "sessions watch cancelled")), on: id)
-        }, to: id)
+            } while await iterator.next() != nil
+        }
     }
 
     /// `drop`: a destination's proposal (see `PasteboardStore.drop`).

@@ -89,18 +89,9 @@ struct PasteboardRequests: Sendable {
     nonisolated(nonsending) func watch(_ request: PasteboardRequest, id: UInt32) async throws {
         if try await context.refuseInvalidName(request.pasteboard, on: id) { return }
         let (current, changes, stop) = await context.store.watch(request.pasteboard)
-        let (requests, writer) = (context.requests, context.writer)
-        _ = requests.reserve(id, window: nil, stop: stop)
-        requests.attach(Task(executorPreference: context.executor) {
-            do {
-                try await writer.send(.changed(current), on: id)
-                for await change in changes { try await writer.send(.changed(change), on: id) }
-            } catch {
-                requests.remove(id)
-                return
-            }
-            requests.remove(id)  // before the terminal frame: the id is free once the client sees it
-            try? await writer.send(.error(ProtocolError(.cancelled, "watch cancelled")), on: id)
-        }, to: id)
+        context.watch(id: id, named: "watch", stop: stop) { writer in
+            try await writer.send(.changed(current), on: id)
+            for await change in changes { try await writer.send(.changed(change), on: id) }
+        }
     }
 }

@@ -20,23 +20,14 @@ struct TypeRequests: Sendable {
         // Listen first, then read: a change in between is told, and sent once (`last`).
         let (changes, stop) = registry.changes.listen()
         let current = registry.generation
-        let (requests, writer) = (context.requests, context.writer)
-        _ = requests.reserve(id, window: nil, stop: stop)
-        requests.attach(Task(executorPreference: context.executor) {
+        context.watch(id: id, named: "watch-types", stop: stop) { writer in
             var last = current
-            do {
-                try await writer.send(.typesChanged(TypesChanged(generation: current)), on: id)
-                for await generation in changes where generation != last {
-                    last = generation
-                    try await writer.send(.typesChanged(TypesChanged(generation: generation)), on: id)
-                }
-            } catch {
-                requests.remove(id)
-                return
+            try await writer.send(.typesChanged(TypesChanged(generation: current)), on: id)
+            for await generation in changes where generation != last {
+                last = generation
+                try await writer.send(.typesChanged(TypesChanged(generation: generation)), on: id)
             }
-            requests.remove(id)  // before the terminal frame: the id is free once the client sees it
-            try? await writer.send(.error(ProtocolError(.cancelled, "watch-types cancelled")), on: id)
-        }, to: id)
+        }
     }
 
     /// `declare`: adds or replaces the client's application's types.
