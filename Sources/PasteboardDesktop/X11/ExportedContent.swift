@@ -19,9 +19,9 @@ struct ExportedContent: Sendable {
             try await writer.write(bytes)
         case let .representation(type, conversion):
             var encoder = ExportEncoder(conversion)
-            // An identity export is gathered into whole selection chunks straight from the
-            // received bytes (one copy); a conversion's output is written as it comes.
-            var gathered = conversion == .none ? WholeChunks(size: writer.chunkBytes) : nil
+            // An identity export hands the received bytes on as they are (the owner gathers
+            // them into chunks without a copy); a conversion's output is written as it comes.
+            let identity = conversion == .none
             let exported = plan.changeCount
             do {
                 try await board.load(item: 0, accepting: [type], header: { loaded in
@@ -30,8 +30,8 @@ struct ExportedContent: Sendable {
                         throw DesktopExportError.pasteboardChanged(exported: exported, current: loaded.changeCount)
                     }
                 }, chunk: { chunk in
-                    if gathered != nil {
-                        for whole in gathered!.add(chunk) { try await writer.write(whole) }
+                    if identity {
+                        try await writer.write(ReceivedBytes(chunk: chunk))
                     } else {
                         let bytes = encoder.encode(chunk)
                         if !bytes.isEmpty { try await writer.write(bytes) }
@@ -40,7 +40,7 @@ struct ExportedContent: Sendable {
             } catch let error as PasteboardError {
                 throw DesktopExportError.loadFailed(target: request.target, code: error.code?.rawValue, message: error.description)
             }
-            let tail = gathered?.finish() ?? encoder.finish()
+            let tail = identity ? [] : encoder.finish()
             if !tail.isEmpty { try await writer.write(tail) }
         }
     }
