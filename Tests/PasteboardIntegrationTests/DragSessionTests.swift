@@ -238,7 +238,8 @@ final class DragReconnectTests: DragDropTestCase {
         daemon.kill9()
         daemon = try DaemonProcess.started(in: sandbox)
         XCTAssertNotNil(source.waitForLine(timeout: 15) { $0.contains("lifted again") }, "\(source.stderrLines)")
-        XCTAssertEqual(source.stderrLines.filter { $0.contains("drag session ") }.count, 2, "a new session: \(source.stderrLines)")
+        // The new session's line follows the reconnection's: wait for it, not for a moment.
+        XCTAssertTrue(eventually(timeout: 10) { source.stderrLines.filter { $0.contains("drag session ") }.count == 2 }, "a new session: \(source.stderrLines)")
         let drop = try pbOK("drop", "-t", "text")
         XCTAssertEqual(drop.stdoutText, "dragged across a restart")
         let (status, stdout) = try outcome(of: source)

@@ -233,7 +233,7 @@ final class ItemProviderTests: IntegrationTestCase {
                 socketPath: sandbox.socketPath, clientName: "another-app", declaring: [clash], autoStart: false) { _ in }
             XCTFail("a different declaration of a declared type must be refused")
         } catch let error as PasteboardError {
-            XCTAssertEqual(error.code, .invalidArgument)
+            XCTAssertEqual(error.code, .typeConflict)
             XCTAssertTrue("\(error)".contains("already declared by app 'tests'"), "\(error)")
         }
         // Other processes negotiate with the declared type: it conforms to public.json.
