@@ -20,6 +20,9 @@ final class ConnectionCore: Sendable {
         /// What ended the connection; every later call fails with it.
         var failure: WaylandError?
         var closed = false
+        /// Who waits for which `wl_display.sync` to be answered (`waitForSync`), by a number of the wait's own.
+        var syncWaiters: [(token: UInt64, wait: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextSyncWait = 0
     }
 
     let socket: WaylandSocket
@@ -48,10 +51,10 @@ final class ConnectionCore: Sendable {
         do throws(WaylandError) {
             guard let (bytes, descriptors) = try socket.receive(timeoutMilliseconds: timeoutMilliseconds) else { return false }
             guard !bytes.isEmpty || !descriptors.isEmpty else { throw WaylandError.connectionClosed }
-            let (changes, observers, deliveries) = try state.withLock { (state: inout State) throws(WaylandError) in
+            let (changes, observers, deliveries, synced) = try state.withLock { (state: inout State) throws(WaylandError) in
                 state.reader.append(bytes, descriptors: descriptors)
                 let changes = try Self.handleFrames(&state)
-                try Self.wire { () throws(WireError) in try state.reader.dropUnclaimedDescriptors() }
+                _ = try Self.wire { () throws(WireError) in try state.reader.dropUnclaimedDescriptors() }
                 try Self.flush(&state, socket)
                 let events = state.session.sourceEvents
                 state.session.sourceEvents = []
@@ -63,7 +66,7 @@ final class ConnectionCore: Sendable {
                         return (event, state.sourceSinks.removeValue(forKey: source))
                     }
                 }
-                return (changes, state.observers.members, deliveries)
+                return (changes, state.observers.members, deliveries, Self.answeredSyncs(&state))
             }
             // Yielded outside the lock, in order: a yield resumes the observing task (taking its
             // status lock), while cancelling that task holds its status lock and takes ours
@@ -72,6 +75,7 @@ final class ConnectionCore: Sendable {
                 for observer in observers { observer.yield(change) }
             }
             Self.deliver(deliveries)
+            for waiter in synced { waiter.resume() }
             return true
         } catch {
             fail(error)
@@ -83,14 +87,18 @@ final class ConnectionCore: Sendable {
     /// Our sources die with the connection (the compositor drops a client's sources when it
     /// goes), so each is told `cancelled`.
     func fail(_ error: WaylandError) {
-        let (observers, sinks) = state.withLock { state in
+        let (observers, sinks, waiters) = state.withLock { state in
             if state.failure == nil, !state.closed { state.failure = error }
             state.reader.closeDescriptors()
-            defer { state.sourceSinks = [:] }
-            return (state.observers.removeAll(), state.sourceSinks)
+            defer {
+                state.sourceSinks = [:]
+                state.syncWaiters = []
+            }
+            return (state.observers.removeAll(), state.sourceSinks, state.syncWaiters.map(\.continuation))
         }
         // Outside the lock: finish() runs the stream's onTermination, which takes it.
         for observer in observers { observer.finish() }
+        for waiter in waiters { waiter.resume(throwing: error) }
         Self.deliver(sinks.map { (.cancelled(source: $0.key), $0.value) })
     }
 
@@ -133,6 +141,43 @@ final class ConnectionCore: Sendable {
                 Glibc.close(descriptor)
             }
         }
+    }
+
+    /// Returns once the compositor answered the `wl_display.sync` of `token` (the event loop
+    /// resumes it as it handles the `done`), throwing the connection's failure if it ends first,
+    /// or `CancellationError` when the waiting task is cancelled (the caller's bound:
+    /// `SelectionReader.roundtrip`).
+    func waitForSync(_ token: UInt64) async throws {
+        let wait = state.withLock { state in
+            defer { state.nextSyncWait += 1 }
+            return state.nextSyncWait
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let answer: Result<Void, any Error>? = state.withLock { state in
+                    if let failure = state.failure { return .failure(failure) }
+                    if state.session.isSynced(token) { return .success(()) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.syncWaiters.append((token, wait, continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(with: answer) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let index = state.syncWaiters.firstIndex(where: { $0.wait == wait }) else { return nil }
+                return state.syncWaiters.remove(at: index).continuation
+            }
+            cancelled?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// The waiters whose sync the compositor has answered, taken out of `state`.
+    private static func answeredSyncs(_ state: inout State) -> [CheckedContinuation<Void, any Error>] {
+        guard !state.syncWaiters.isEmpty else { return [] }
+        let answered = state.syncWaiters.filter { state.session.isSynced($0.token) }.map(\.continuation)
+        state.syncWaiters.removeAll { state.session.isSynced($0.token) }
+        return answered
     }
 
     /// Closes the connection: the event loop ends and observers finish.

@@ -100,13 +100,20 @@ public final class SelectionReader: Sendable {
     /// Waits until the compositor has handled everything sent so far, up to `timeout`.
     func roundtrip(timeout: Duration) async throws {
         let callback = try core.withSession { session throws(WaylandError) in try session.sync() }
-        let deadline = ContinuousClock.now + timeout
-        // The answer usually comes within a millisecond: look again soon, then less often.
-        var pause: Duration = .milliseconds(1)
-        while try !core.withSession({ $0.isSynced(callback) }) {
-            guard ContinuousClock.now < deadline else { throw WaylandError.timedOut(waitingFor: "a roundtrip") }
-            try await Task.sleep(for: pause)
-            pause = min(pause * 2, .milliseconds(50))
+        // The event loop resumes the wait when the `done` comes (no polling); a compositor that
+        // never sends it is given up at `timeout`, which cancels the wait.
+        let core = core
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await core.waitForSync(callback)
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return false
+            }
+            defer { group.cancelAll() }
+            guard try await group.next() == true else { throw WaylandError.timedOut(waitingFor: "a roundtrip") }
         }
     }
 
