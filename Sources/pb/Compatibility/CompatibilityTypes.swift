@@ -10,6 +10,11 @@ enum CompatibilityTypes {
     /// pbpaste): plain text, else any text.
     static let text: [TypeIdentifier] = [.utf8PlainText, .plainText, .text]
 
+    /// What a paste accepts when the original takes whatever the owner has, text first
+    /// (wl-paste without `-t`; xclip `-o` without `-t`, whose request an xclip owner answers
+    /// with its data whatever it is): text, else the item's first representation.
+    static let textElseAnything: [TypeIdentifier] = text + [.data, .item]
+
     /// The type of a copy for `name` (`-t`): an X11 name of plain text is UTF-8 plain text, a
     /// MIME type or declared identifier resolves through the registry; anything else is refused.
     static func copyType(_ name: String) throws(CLIError) -> TypeIdentifier {

@@ -35,9 +35,9 @@ struct WlPasteMode: CompatibilityMode {
         \t-p, --primary\t\tUse the "primary" pasteboard.
         \t-w, --watch command\tRun a command each time the selection changes.
         \t-t, --type mime/type\tOverride the inferred MIME type for the content.
+        \t-s, --seat seat-name\tAccepted; every seat has pasteboardd's one clipboard.
         \t-v, --version\t\tDisplay version info.
         \t-h, --help\t\tDisplay this message.
-        Not supported: -s/--seat (pasteboardd has no seats).
 
         See pb(1), COMPATIBILITY.
         """
@@ -46,8 +46,6 @@ struct WlPasteMode: CompatibilityMode {
     static let emptyMessage = "No selection"
     /// What wl-paste prints when no offered type matches.
     static let noSuitableTypeMessage = "No suitable type of content copied"
-    /// The types asked for without `-t`: text first, else anything.
-    static let inferred: [TypeIdentifier] = CompatibilityTypes.text + [.data, .item]
 
     private var noNewline = false, listTypes = false
     private var pasteboard = PasteboardName.general
@@ -59,6 +57,10 @@ struct WlPasteMode: CompatibilityMode {
         case .option(name: "no-newline", _, _): noNewline = true
         case .option(name: "list-types", _, _): listTypes = true
         case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
+        case .option(name: "seat", _, _):
+            // The daemon has one clipboard and one primary selection for every seat; its desktop
+            // bridge serves the compositor's first seat. A seat name picks nothing else here.
+            break
         case .option(name: "type", _, let value): type = value
         case .rest(name: "watch", let words):
             guard let command = words.first, !command.hasPrefix("-") else {
@@ -72,7 +74,7 @@ struct WlPasteMode: CompatibilityMode {
 
     func run() async throws {
         let access = ClipboardAccess(pasteboard: pasteboard)
-        let accepted = try type.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? Self.inferred
+        let accepted = try type.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? CompatibilityTypes.textElseAnything
         if let watch { return try await Self.watch(watch, accepting: accepted, on: pasteboard) }
         if listTypes {
             guard let item = try await access.contents().items.first else { throw CompatibilityFailure.verbatim(Self.emptyMessage) }
