@@ -416,6 +416,59 @@ final class CompatibilityModeTests: IntegrationTestCase {
         XCTAssertTrue(eventually { (try? self.pb("list").stdoutText.contains("(empty)")) == true }, "the pasteboard was not cleared")
     }
 
+    /// The background servers of paste-once and paste-N (`wl-copy -o`, `xclip -l 1`, Debian's
+    /// xclip-copyfile) end on SIGTERM and SIGINT, clearing what they served, as pb(1) says
+    /// (issue 39, item 4). They are started from this test through Foundation's `Process`, whose
+    /// children inherit a thread's blocked signals: the server must not.
+    func testBackgroundPasteServersEndOnSIGTERMAndSIGINT() throws {
+        let file = sandbox.path("archived")
+        try "in the archive\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var runs: [(command: String, signal: Int32, pasteboard: String)] = [
+            ("echo once | wl-copy -o", SIGTERM, "general"), ("echo once | wl-copy -o -p", SIGINT, "primary"),
+            ("echo twice | xclip -l 2 -sel c", SIGINT, "general"), ("echo twice | xclip -l 2 -sel c", SIGTERM, "general"),
+        ]
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip-copyfile") {
+            runs.append(("xclip-copyfile \"$WORK/archived\"", SIGTERM, "secondary"))
+        }
+        for run in runs {
+            let copied = try runOurs(run.command)
+            XCTAssertEqual(copied.status, 0, "\(run.command): \(copied.stderr)")
+            let servers = ProcessTree.processes(withArgument: "--serve-pastes-in-background", environment: "PASTEBOARD_SOCKET=\(sandbox.socketPath)")
+            XCTAssertEqual(servers.count, 1, "\(run.command) left \(servers.count) servers")
+            guard let server = servers.first else { continue }
+            kill(server, run.signal)
+            XCTAssertTrue(eventually { ProcessTree.hasEnded(server) }, "\(run.command): the server did not end on signal \(run.signal)")
+            XCTAssertTrue(eventually { (try? self.pb("list", "-p", run.pasteboard).stdoutText.hasSuffix("(empty)\n")) == true },
+                          "\(run.command): signal \(run.signal) did not clear \(run.pasteboard)")
+        }
+    }
+
+    /// A paste-once source killed with SIGKILL leaves an item no paste can read: the modes read
+    /// it as the originals read a selection whose owner died, empty (issue 39, item 4): `xsel
+    /// -o` prints nothing and exits 0, xclip prints its error for an empty selection, as do
+    /// wl-paste and pbpaste (which exits 0).
+    func testAKilledSourcesItemReadsAsAnEmptySelection() throws {
+        let script = Self.prelude + """
+            owned() { i=0; until xclip -o -sel c -t TARGETS >/dev/null 2>&1 || [ $i -ge 10000 ]; do i=$((i+1)); done; }
+            unowned() { i=0; while xclip -o -sel c -t TARGETS >/dev/null 2>&1 && [ $i -lt 10000 ]; do i=$((i+1)); done; }
+            printf 'once' | xclip -sel c -l 1 -quiet 2>/dev/null & owner=$!
+            owned
+            kill -9 $owner; wait $owner 2>/dev/null
+            unowned
+            r xsel -bo
+            r xclip -o -sel c
+            r xclip -o -sel c -t TARGETS
+            r xsel -bo
+            """
+        let original = try runOnX11(script)
+        let ours = try runOurs(script)
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "the modes vs xclip and xsel; daemon: \(daemon.log)")
+        XCTAssertTrue(original.stdoutText.hasPrefix(" [status 0]\nError: target STRING not available\n [status 1]\n"), original.stdoutText)
+        XCTAssertTrue(try pbOK("list").stdoutText.contains("(unavailable)"), "the killed source's item is still there, unavailable")
+        let others = try runOurs(Self.prelude + "r pbpaste; r wl-paste; r wl-paste -l")
+        XCTAssertEqual(others.stdoutText, " [status 0]\nNo selection\n [status 1]\nNo selection\n [status 1]\n")
+    }
+
     func testInstallLinksNeverReplacesAnotherFile() throws {
         let directory = sandbox.path("bin")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

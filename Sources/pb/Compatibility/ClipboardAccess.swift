@@ -49,7 +49,7 @@ struct ClipboardAccess {
             output.finish()
             return .pasted(header)
         } catch let error as PasteboardError {
-            return try outcome(of: error, output: output)
+            return try await outcome(of: error, output: output)
         }
     }
 
@@ -72,7 +72,7 @@ struct ClipboardAccess {
             output.finish()
             return .pasted(header)
         } catch let error as PasteboardError {
-            return try outcome(of: error, output: output)
+            return try await outcome(of: error, output: output)
         }
     }
 
@@ -88,14 +88,30 @@ struct ClipboardAccess {
     /// paste, no suitable type, or the error itself. An item whose source left without handing
     /// its data over (killed, its process gone) is nothing to paste, as the original's
     /// selection is once its owner is gone.
-    private func outcome(of error: PasteboardError, output: PasteOutput) throws -> PasteOutcome {
+    private func outcome(of error: PasteboardError, output: PasteOutput) async throws -> PasteOutcome {
         switch error.code {
         case .noSuchItem?: return .empty
         case _ where error.description.contains(PasteServing.exhaustedMessage) && !output.wroteAnything:
             return .empty  // the last paste of a paste-once source was served; the clear is under way
         case .noConformingRepresentation?: return .noSuitableType
+        case .sourceUnavailable? where !output.wroteAnything:
+            // Only when the whole item is gone: one representation lost among others that can
+            // still be read (a damaged stored file) is a failure to report.
+            guard (try? await currentItem()) == .some(nil) else { throw error }
+            return .empty
         default: throw error
         }
+    }
+
+    /// Item 0 as the originals see the selection: nil when the pasteboard is empty or when
+    /// every representation of the item is unavailable (its live source left without handing
+    /// its data over: killed, its process gone), as the original's selection is empty once its
+    /// owner is gone. Type lists and pastes both go by it.
+    func currentItem() async throws -> ItemInfo? {
+        guard let item = try await contents().items.first,
+              !item.representations.allSatisfy({ $0.unavailable == true })
+        else { return nil }
+        return item
     }
 
     /// The pasteboard's change count and items, as `pb list` reads them.

@@ -77,7 +77,7 @@ struct WlPasteMode: CompatibilityMode {
         let accepted = try type.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? CompatibilityTypes.textElseAnything
         if let watch { return try await Self.watch(watch, accepting: accepted, on: pasteboard) }
         if listTypes {
-            guard let item = try await access.contents().items.first else { throw CompatibilityFailure.verbatim(Self.emptyMessage) }
+            guard let item = try await access.currentItem() else { throw CompatibilityFailure.verbatim(Self.emptyMessage) }
             for name in CompatibilityTypes.offeredNames(of: item) { try Output.printLine(name) }
             return
         }

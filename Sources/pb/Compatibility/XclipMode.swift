@@ -123,7 +123,7 @@ struct XclipMode: CompatibilityMode {
     private func paste(_ access: ClipboardAccess) async throws {
         let missing = CompatibilityFailure.verbatim("Error: target \(target ?? "STRING") not available")
         if target == "TARGETS" {
-            guard let item = try await access.contents().items.first else { throw missing }
+            guard let item = try await access.currentItem() else { throw missing }
             for name in ["TARGETS"] + CompatibilityTypes.offeredNames(of: item) { try Output.printLine(name) }
             return
         }
