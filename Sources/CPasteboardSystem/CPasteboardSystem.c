@@ -145,6 +145,14 @@ int pasteboard_catch_interrupts(void) {
     return interrupt_pipe[0];
 }
 
+void pasteboard_unblock_interrupts(void) {
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &signals, NULL);
+}
+
 int pasteboard_exit_with_parent(pid_t expected_parent) {
     if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return -1;
     return getppid() == expected_parent ? 0 : -1;

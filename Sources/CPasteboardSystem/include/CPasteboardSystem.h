@@ -48,6 +48,12 @@ pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const e
 /// every call), or -1 with errno set.
 int pasteboard_catch_interrupts(void);
 
+/// Unblocks SIGINT and SIGTERM on the calling thread. A command-line program calls it first
+/// thing on its main thread (which then only waits, and takes the signals): a parent that starts
+/// it from a thread blocking them (a thread of Swift's pool, through Foundation's Process) passes
+/// that mask on, and the program would never see SIGINT or SIGTERM, caught or not.
+void pasteboard_unblock_interrupts(void);
+
 /* Asks the kernel to send SIGTERM to this process when its parent exits, then checks that the
    parent is still `expected_parent`: 0, or -1 when it already exited (or prctl failed). A child
    the daemon starts (the desktop bridge) dies with the daemon, even one killed with SIGKILL. */

@@ -5,7 +5,8 @@ import PasteboardTypes
 
 /// `wl-paste`: paste the clipboard (`general`), or with `-p` `primary`, to stdout; `-l` lists
 /// the types it is offered as; `-w COMMAND…` runs the command on each change with the content on
-/// its stdin and `CLIPBOARD_STATE` set as wl-clipboard 2.2 documents it.
+/// its stdin and `CLIPBOARD_STATE` set as wl-clipboard 2.2 documents it, until SIGINT or SIGTERM,
+/// which end it as they end wl-paste (killed by the signal, once the command is stopped).
 ///
 /// Without `-t` text is preferred (plain text, then any text), else the item's first
 /// representation, as wl-paste infers; a text paste gets a newline appended unless `-n`. An
@@ -78,7 +79,7 @@ struct WlPasteMode: CompatibilityMode {
         if let watch { return try await Self.watch(watch, accepting: accepted, on: pasteboard) }
         if listTypes {
             guard let item = try await access.currentItem() else { throw CompatibilityFailure.verbatim(Self.emptyMessage) }
-            for name in CompatibilityTypes.offeredNames(of: item) { try Output.printLine(name) }
+            for name in CompatibilityTypes.wlCopyNames(of: item) { try Output.printLine(name) }
             return
         }
         let output = PasteOutput()
@@ -101,12 +102,25 @@ struct WlPasteMode: CompatibilityMode {
         // Across daemon restarts, as `pb watch --exec` (see `ReconnectingWatch`).
         let reconnecting = ReconnectingWatch(pasteboard: pasteboard)
         let position = WatchPosition()
-        do {
-            try await Signals.cancellingOnInterrupt {
-                try await reconnecting.run(position: position) { try await running.run(on: $0, position: position) }
-            }
-        } catch is CancellationError {
-            // Stopped by SIGINT or SIGTERM, after the command: the watch's normal end.
+        let watching = Task {
+            try await reconnecting.run(position: position) { try await running.run(on: $0, position: position) }
         }
+        // SIGINT or SIGTERM stops the command, then the watch, which then ends as wl-paste ends
+        // on them, killed by that signal (a shell sees 130 or 143), since it handles neither.
+        let signal = await withTaskGroup(of: Int32?.self) { group in
+            group.addTask { await Signals.next() }
+            group.addTask {
+                _ = await watching.result
+                return nil
+            }
+            let first = await group.next() ?? nil
+            // The group waits for both: a signal stops the watch (and with it the command), the
+            // watch's end stops the wait for a signal.
+            if first != nil { watching.cancel() }
+            group.cancelAll()
+            return first
+        }
+        guard let signal else { return try await watching.value }
+        CompatibilityFailure.exit(killedBy: signal)
     }
 }
