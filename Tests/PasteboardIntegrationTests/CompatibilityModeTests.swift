@@ -22,10 +22,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
 
     /// The directory where `pb install-links` made every link.
     private func links() throws -> String {
-        let directory = sandbox.path("bin")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try pbOK("install-links", directory)
-        return directory
+        try installedLinks()
     }
 
     /// Runs `script` with `bash -c` in the sandbox, the links first in PATH, against this test's daemon.
@@ -62,13 +59,8 @@ final class CompatibilityModeTests: IntegrationTestCase {
     /// seconds unless one of them hangs.
     private static let originalRunSeconds = 60
 
-    /// Closes every descriptor but 0, 1 and 2 first: xclip and xsel fork servers that would keep
-    /// the one Foundation's `Process` watches for the script's end, and the test would wait for
-    /// them.
-    private static let closingInherited = """
-        for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
-
-        """
+    /// Closes every descriptor but 0, 1 and 2 first (see `ShellPrelude`).
+    private static let closingInherited = ShellPrelude.closingInheritedDescriptors
 
     /// Runs `script` with `sh -c` against the real wl-copy and wl-paste on a new headless sway.
     private func runOnWayland(_ script: String) async throws -> String {

@@ -19,9 +19,7 @@ final class CompatibilityStreamingTests: IntegrationTestCase {
     }
 
     func testEveryModeCopiesAQuarterGigabyteInBoundedMemory() throws {
-        let directory = sandbox.path("bin")
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try pbOK("install-links", directory)
+        let directory = try installedLinks()
         try pbOK("copy", "-p", "primary", stdin: Data("old".utf8))
         let size = Self.inputSize
         let cases = [
