@@ -68,6 +68,7 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
 pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attr;
+    sigset_t signals;
     const int given[3] = {stdin_fd, stdout_fd, stderr_fd};
 
     if (spawn_prepare(&actions, &attr) != 0) return -1;
@@ -80,7 +81,17 @@ pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *co
     }
     /* No descriptor of the caller's but these three. */
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+    /* The caller is often a thread of Swift's pool, which blocks every signal, and a shell runs a
+       background job with SIGINT and SIGQUIT ignored: the new process would inherit both and never
+       see SIGTERM or SIGINT. It starts with none blocked and these at their default instead. */
+    sigemptyset(&signals);
+    posix_spawnattr_setsigmask(&attr, &signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    sigaddset(&signals, SIGQUIT);
+    posix_spawnattr_setsigdefault(&attr, &signals);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
     return spawn_finish(path, argv, envp, &actions, &attr);
 }
@@ -132,6 +143,14 @@ int pasteboard_catch_interrupts(void) {
     action.sa_flags = SA_RESTART;
     if (sigaction(SIGINT, &action, NULL) != 0 || sigaction(SIGTERM, &action, NULL) != 0) return -1;
     return interrupt_pipe[0];
+}
+
+void pasteboard_unblock_interrupts(void) {
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &signals, NULL);
 }
 
 int pasteboard_exit_with_parent(pid_t expected_parent) {

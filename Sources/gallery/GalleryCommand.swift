@@ -1,4 +1,5 @@
 import ArgumentParser
+import CPasteboardSystem
 import PasteboardCLI
 import PasteboardProtocol
 
@@ -26,6 +27,8 @@ struct GalleryCommand: AsyncParsableCommand {
     /// which spares the async main's `pthread_exit` and its unwinder set-up (see
     /// `CommandRunner.runDetached`).
     static func main() {
+        // The main thread only waits, and takes SIGINT and SIGTERM even when the parent started gallery with them blocked.
+        pasteboard_unblock_interrupts()
         CommandRunner.runDetached { await CommandRunner.main(GalleryCommand.self) }
     }
 }

@@ -126,6 +126,11 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         valueName: "bytes"))
     var historyBytes: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A copy replaced within this many seconds by what it replaced, or by nothing, was transient (a password manager's): it leaves the history and the disk (0 or none: off) (default: 60).",
+        valueName: "seconds"))
+    var historyTransientSeconds: String?
+
     /// The options that are configuration keys, as settings that win over the file.
     private var commandLineSettings: [ConfigurationSetting] {
         let given: [(ConfigurationKey, String?)] = [
@@ -143,6 +148,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.sessionTimeout, sessionTimeout),
             (.historyItems, historyItems),
             (.historyBytes, historyBytes),
+            (.historyTransientSeconds, historyTransientSeconds),
             (.stateDirectory, stateDirectory.map(Self.absolutePath)),
             (.memoryOnly, memoryOnly ? "yes" : nil),
             (.noHandoff, noHandoff ? "yes" : nil),

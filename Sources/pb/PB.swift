@@ -3,6 +3,7 @@ import ArgumentParser
 import Glibc
 #endif
 import Pasteboard
+import CPasteboardSystem
 import PasteboardCLI
 import PasteboardProtocol
 
@@ -39,6 +40,8 @@ struct PB: AsyncParsableCommand {
     /// (about 25 ms, which `exit` then waits for). Asynchronous work runs on the global executor
     /// while the main thread waits (see `CommandRunner.runDetached`).
     static func main() {
+        // The main thread only waits, and takes SIGINT and SIGTERM even when pb's parent started it with them blocked.
+        pasteboard_unblock_interrupts()
         let arguments = CommandLine.arguments
         if let tool = arguments.first.flatMap(CompatibilityTool.init(programPath:)) {
             CommandRunner.runDetached { await tool.run(Array(arguments.dropFirst())) }

@@ -105,10 +105,10 @@ enum QuickInvocation {
     /// runs; returns the change count, or nil when none answered or it closed before its
     /// welcome (shutting down): nothing was written, and the caller goes through
     /// `PasteboardConnection`, which starts a daemon.
-    static func setItems(_ items: [ItemProvider], on pasteboard: String) throws -> Int? {
+    static func setItems(_ items: [ItemProvider], on pasteboard: String, expiringAfter expiry: Duration? = nil) throws -> Int? {
         guard let connection = try connect() else { return nil }
         do {
-            return try connection.setItems(items, on: pasteboard)
+            return try connection.setItems(items, on: pasteboard, expiringAfter: expiry)
         } catch PasteboardError.daemonUnreachable {
             return nil
         }

@@ -233,4 +233,32 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
             XCTAssertTrue(eventually(timeout: 10) { kill(pid_t(pid), 0) != 0 }, "round \(round): the bridge \(pid) outlived a daemon killed with SIGKILL")
         }
     }
+
+    /// A paste-once source stopped by SIGTERM clears the pasteboard, and the bridge gives the
+    /// X clipboard up: a desktop paste that arrives meanwhile is refused, never left unanswered
+    /// (issue 39, item 4; the second paste hung in most rounds). A real xclip pastes through the
+    /// bridge right after the signal, under `timeout`, a bound that only a hang reaches.
+    func testAPasteRightAfterAPasteOnceSourceIsStoppedIsAnsweredByTheBridge() throws {
+        let server = try startServer()
+        try startDaemon(with: server)
+        let links = try installedLinks()
+        var environment = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        environment["PATH"] = links + ":/usr/bin:/bin"
+        func paste() throws -> ProcessResult {
+            try runTool("/usr/bin/timeout", ["20", "/usr/bin/xclip", "-o", "-selection", "clipboard"], environment: environment, in: sandbox)
+        }
+        for round in 1...10 {
+            let copied = try runTool("/bin/bash", ["-c", ShellPrelude.closingInheritedDescriptors + "echo round \(round) | xclip -l 3 -selection clipboard"],
+                                     environment: environment, in: sandbox)
+            XCTAssertEqual(copied.status, 0, copied.stderr)
+            let server = try XCTUnwrap(ProcessTree.processes(withArgument: "--serve-pastes-in-background", environment: "PASTEBOARD_SOCKET=\(sandbox.socketPath)").first)
+            XCTAssertTrue(eventually(timeout: 10) { (try? paste().stdoutText) == "round \(round)\n" }, "round \(round): the copy never reached the X clipboard")
+            kill(server, SIGTERM)
+            for attempt in 1...2 {
+                let result = try paste()
+                XCTAssertNotEqual(result.status, 124, "round \(round), paste \(attempt) after SIGTERM was never answered; log:\n\(daemon.log)")
+            }
+            XCTAssertTrue(eventually { ProcessTree.hasEnded(server) })
+        }
+    }
 }

@@ -27,8 +27,10 @@ pid_t pasteboard_spawn_detached(const char *path, char *const argv[], char *cons
 /// Starts `path` with `argv` and `envp` in a new session (setsid), as `pasteboard_spawn_detached`
 /// does, but with `stdin_fd`, `stdout_fd` and `stderr_fd` as its standard descriptors (each
 /// /dev/null when negative), and no other descriptor. A background server started this way reads
-/// its input from a pipe and reports that it is ready through another. Returns the child's pid,
-/// or -1 with errno set.
+/// its input from a pipe and reports that it is ready through another. Either way the child
+/// starts with no signal blocked and SIGINT, SIGTERM, SIGHUP and SIGQUIT at their default (a
+/// caller on a thread that blocks signals, or run in the background by a shell, would otherwise
+/// pass on a child that never sees SIGTERM). Returns the child's pid, or -1 with errno set.
 pid_t pasteboard_spawn_background(const char *path, char *const argv[], char *const envp[], int stdin_fd, int stdout_fd, int stderr_fd);
 
 /// Starts `path` with `argv` and `envp` as a child that shares the caller's stdout, stderr and
@@ -45,6 +47,12 @@ pid_t pasteboard_spawn_child(const char *path, char *const argv[], char *const e
 /// (async-signal-safe) instead of ending the process. Returns the pipe's read end (the same on
 /// every call), or -1 with errno set.
 int pasteboard_catch_interrupts(void);
+
+/// Unblocks SIGINT and SIGTERM on the calling thread. A command-line program calls it first
+/// thing on its main thread (which then only waits, and takes the signals): a parent that starts
+/// it from a thread blocking them (a thread of Swift's pool, through Foundation's Process) passes
+/// that mask on, and the program would never see SIGINT or SIGTERM, caught or not.
+void pasteboard_unblock_interrupts(void);
 
 /* Asks the kernel to send SIGTERM to this process when its parent exits, then checks that the
    parent is still `expected_parent`: 0, or -1 when it already exited (or prctl failed). A child

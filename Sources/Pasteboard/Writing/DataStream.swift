@@ -12,14 +12,17 @@ import Synchronization
 /// sending process, the daemon's flow control pacing the reads.
 ///
 /// It owns its descriptor and closes it when released. It can be read once: a stream that was
-/// uploaded (or failed part-way) cannot be uploaded again.
+/// uploaded (or failed part-way) cannot be uploaded again. A stream may also read from a
+/// `DataStreamSource` instead of a descriptor: inputs joined or changed as they are read.
 public final class DataStream: Sendable {
     /// The byte count when known up front (a regular file's size from where reading starts,
-    /// bytes already read ahead included); nil for a pipe.
+    /// bytes already read ahead included); nil for a pipe or a source.
     public let size: Int?
     /// Names the input in errors ("photo.png", "stdin").
     let name: String
+    /// The descriptor read from, or -1 for a stream of `source`.
     private let descriptor: Int32
+    private let source: (any DataStreamSource)?
     private let state: Mutex<State>
 
     private struct State: Sendable {
@@ -69,12 +72,22 @@ public final class DataStream: Sendable {
             }
         }
         self.descriptor = descriptor
+        self.source = nil
         self.name = name
         self.state = Mutex(State(prefix: prefix.filter { $0.readableBytes > 0 }))
     }
 
+    /// A stream of what `source` yields, of no size known up front; `name` names it in errors.
+    package init(source: any DataStreamSource, name: String) {
+        self.descriptor = -1
+        self.source = source
+        self.size = nil
+        self.name = name
+        self.state = Mutex(State(prefix: []))
+    }
+
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// The size asked for a pipe read from (the default `/proc/sys/fs/pipe-max-size`).
@@ -105,6 +118,18 @@ public final class DataStream: Sendable {
                 return slice
             }
             if state.atEnd { return ByteBuffer() }
+            if let source {
+                let chunk: ByteBuffer
+                do throws(PasteboardError) {
+                    chunk = try source.read(upTo: count)
+                } catch {
+                    state.atEnd = true
+                    throw error
+                }
+                if chunk.readableBytes == 0 { state.atEnd = true }
+                state.delivered += chunk.readableBytes
+                return chunk
+            }
             let wanted = size.map { min(count, $0 - state.delivered) } ?? count
             if wanted <= 0 {
                 state.atEnd = true  // a file that grew while read: its size was announced, so stop there
@@ -139,6 +164,8 @@ public final class DataStream: Sendable {
         }
     }
 }
+
+extension DataStream: DataStreamSource {}
 
 /// `read(2)`, by a name a `DataStream` method cannot shadow.
 private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {

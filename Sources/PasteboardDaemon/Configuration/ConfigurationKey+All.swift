@@ -6,7 +6,7 @@ extension ConfigurationKey {
     package static let all: [ConfigurationKey] = [
         .maxRepresentationSize, .maxInMemorySize, .maxItems, .maxConnections, .maxLoadsPerConnection,
         .handshakeTimeout, .idleTimeout, .sessionTimeout, .captureBudget,
-        .historyItems, .historyBytes, .logLevel,
+        .historyItems, .historyBytes, .historyTransientSeconds, .logLevel,
         .maxFrameLength, .window, .stateDirectory, .memoryOnly, .noHandoff,
         .noBridge, .bridgeRemoteDisplay, .durablePrimary,
     ]
@@ -33,6 +33,9 @@ extension ConfigurationKey {
     package static let historyItems = count("history-items", \.historyItems, minimum: 0)
     /// `history-bytes`: the most bytes the general pasteboard's history keeps (a stored file shared by entries counts once).
     package static let historyBytes = size("history-bytes", \.historyBytes, minimum: 0)
+    /// `history-transient-seconds`: how soon a copy must be replaced by what it replaced, or by
+    /// nothing, to have been transient (a password manager's) and leave the history and the disk.
+    package static let historyTransientSeconds = seconds("history-transient-seconds", \.historyTransientSeconds, zeroMeansNoLimit: true, noneMeans: "off")
     /// `max-frame-length`: the largest frame accepted (needs a restart).
     package static let maxFrameLength = size(
         "max-frame-length", \.maxFrameLength,

@@ -67,10 +67,11 @@ extension ConfigurationKey {
     }
 
     /// Seconds, possibly with a fraction, or `none` for no limit (stored as nil); with
-    /// `zeroMeansNoLimit`, 0 is no limit too, else it is not allowed.
+    /// `zeroMeansNoLimit`, 0 is no limit too, else it is not allowed. `none` means what
+    /// `noneMeans` says in messages ("no limit"; "off" for a span that turns a rule off).
     static func seconds(
         _ name: String, _ path: WritableKeyPath<DaemonConfiguration, Double?> & Sendable,
-        zeroMeansNoLimit: Bool, needsRestart: Bool = false
+        zeroMeansNoLimit: Bool, noneMeans: String = "no limit", needsRestart: Bool = false
     ) -> ConfigurationKey {
         ConfigurationKey(
             name: name, needsRestart: needsRestart,
@@ -83,12 +84,12 @@ extension ConfigurationKey {
                     throw InvalidValue("'\(text)' is not a number of seconds, or none")
                 }
                 if seconds == 0 {
-                    guard zeroMeansNoLimit else { throw InvalidValue("must be more than 0 seconds, or none for no limit, not \(text)") }
+                    guard zeroMeansNoLimit else { throw InvalidValue("must be more than 0 seconds, or none for \(noneMeans), not \(text)") }
                     configuration[keyPath: path] = nil
                     return
                 }
                 if let failure = SecondsLimit.validationFailure(seconds) {
-                    throw InvalidValue("\(failure)\(zeroMeansNoLimit ? " (0 or none: no limit)" : " (none: no limit)")")
+                    throw InvalidValue("\(failure)\(zeroMeansNoLimit ? " (0 or none: \(noneMeans))" : " (none: \(noneMeans))")")
                 }
                 configuration[keyPath: path] = seconds
             },

@@ -49,6 +49,13 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// history without doubling their disk; a memory-only daemon caps it at `maxInMemorySize`
     /// (see ``historyLimits``).
     package var historyBytes: Int = 1 << 30
+    /// A copy of the general pasteboard replaced within this many seconds by what it replaced,
+    /// or by nothing, was transient (a password manager copies a secret, then puts back what was
+    /// there: `pass -c`, gopass, a timed clear): it leaves the history and the disk then (see
+    /// `TransientCopy`); nil turns the rule off. A minute covers the defaults of the password
+    /// managers that mark nothing secret (pass and gopass 45 s, KeePassXC's timed clear 10 s)
+    /// and keeps short the span in which copying A, B, then A again drops B from the history.
+    package var historyTransientSeconds: Double? = 60
     /// Whether the daemon starts the desktop bridge (`pasteboard-bridge`) when its environment
     /// names a display (`DISPLAY` or `WAYLAND_DISPLAY`).
     package var bridge = true

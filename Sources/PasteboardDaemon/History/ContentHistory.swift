@@ -8,10 +8,12 @@
 ///   password manager's marker) or an item visible only to its writer, or is larger than the
 ///   whole byte budget. Unavailable representations are left out.
 /// - A write whose content equals an entry's moves that entry to the top, with the new change
-///   count and time, instead of adding a second one: consecutive copies of the same text leave
-///   one entry, and restoring an entry makes it entry 0.
+///   count and time (its first time kept), instead of adding a second one: consecutive copies
+///   of the same text leave one entry, and restoring an entry makes it entry 0.
 /// - Pending promises: see `HistoryEntry`. When the content leaves the pasteboard, its
 ///   promises end, and what is still pending is dropped.
+/// - A transient copy (a password manager's: replaced soon by what it replaced, or by nothing)
+///   leaves when it is replaced; see `TransientCopy`.
 ///
 /// A value type: `PasteboardStore` owns it and performs the file operations it asks for.
 struct ContentHistory: Sendable {
@@ -75,10 +77,13 @@ struct ContentHistory: Sendable {
             return kept.representations.isEmpty ? nil : kept
         }
         guard !kept.isEmpty else { return .empty }
-        let entry = HistoryEntry(sequence: nextSequence, changeCount: changeCount, time: time, items: kept)
+        var entry = HistoryEntry(sequence: nextSequence, changeCount: changeCount, time: time, items: kept)
         guard entry.heldBytes <= limits.bytes else { return .overBudget }
         nextSequence += 1
-        if let same = entries.firstIndex(where: { $0.hasSameContent(as: kept) }) { remove(at: same) }
+        if let same = entries.firstIndex(where: { $0.hasSameContent(as: kept) }) {
+            entry.firstTime = min(entries[same].firstTime, time)
+            remove(at: same)
+        }
         entries.insert(entry, at: 0)
         held.add(entry)
         unsaved.insert(entry.sequence)
@@ -127,6 +132,13 @@ struct ContentHistory: Sendable {
         case .data, .stored: true
         case .promise, .file, .unavailable: false
         }
+    }
+
+    /// Entry `sequence` leaves, as if it had never been recorded (a transient copy: see
+    /// `TransientCopy`); its file must go.
+    mutating func forget(sequence: Int) {
+        guard let index = entries.firstIndex(where: { $0.sequence == sequence }) else { return }
+        remove(at: index)
     }
 
     /// Forgets every entry (their files must go, and damaged files too).

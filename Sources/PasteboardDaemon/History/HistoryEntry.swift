@@ -16,8 +16,22 @@ struct HistoryEntry: Sendable {
     var changeCount: Int
     /// When it was written, in seconds since 1970-01-01 00:00 UTC.
     var time: Double
+    /// When this content first entered the history (as `time`): a copy of content the history
+    /// held already moves its entry to the top with a new `time` and keeps this one, so a
+    /// content copied again is never taken for a new, transient one (see `TransientCopy`).
+    var firstTime: Double
     /// The items, each with at least one representation.
     var items: [StoredItem]
+
+    /// An entry written at `time`, whose content first entered the history at `firstTime`
+    /// (by default then).
+    init(sequence: Int, changeCount: Int, time: Double, firstTime: Double? = nil, items: [StoredItem]) {
+        self.sequence = sequence
+        self.changeCount = changeCount
+        self.time = time
+        self.firstTime = firstTime ?? time
+        self.items = items
+    }
 
     /// The bytes of data the entry holds (eager and captured), which count against the budget:
     /// those in memory, and each stored file once.

@@ -7,7 +7,8 @@ import PasteboardTypes
 /// directory, the sequence written with 16 digits so the names sort by age.
 ///
 /// An `ArchiveFile` with the magic `PBHIST01` whose header (JSON) holds the sequence, change
-/// count, time and items (`ArchivedItem`), and whose body holds the bytes of the eager and
+/// count, time, the time the content first entered the history when it is earlier
+/// (`firstTime`), and items (`ArchivedItem`), and whose body holds the bytes of the eager and
 /// captured representations in order. Only what the entry keeps is written: data and file
 /// representations, never a pending promise (see `HistoryEntry.keptItems`); sensitive content
 /// never becomes an entry at all.
@@ -19,6 +20,8 @@ enum HistoryArchive {
         var sequence: Int
         var changeCount: Int
         var time: Double
+        /// Absent in entries written before it was kept: then `time`.
+        var firstTime: Double?
         var items: [ArchivedItem]
 
         static var decodingStart: Header { Header(sequence: 0, changeCount: 0, time: 0, items: []) }
@@ -27,6 +30,7 @@ enum HistoryArchive {
             try json.member("sequence", &sequence)
             try json.member("changeCount", &changeCount)
             try json.member("time", &time)
+            try json.member("firstTime", &firstTime)
             try json.member("items", &items)
         }
     }
@@ -52,7 +56,8 @@ enum HistoryArchive {
     static func encoded(_ entry: HistoryEntry) -> [ByteBuffer] {
         var body: [ByteBuffer] = []
         let items = entry.keptItems.map { ArchivedItem($0, body: &body) }
-        let header = Header(sequence: entry.sequence, changeCount: entry.changeCount, time: entry.time, items: items)
+        let header = Header(sequence: entry.sequence, changeCount: entry.changeCount, time: entry.time,
+                            firstTime: entry.firstTime == entry.time ? nil : entry.firstTime, items: items)
         return ArchiveFile.encoded(magic: magic, header: header.jsonDocument, body: body)
     }
 
@@ -91,7 +96,7 @@ enum HistoryArchive {
         // Numbers from a file: the next sequence and change count are counted on from these, and
         // the time is printed as a date.
         guard (0...Self.largestSequence).contains(header.sequence), NamedPasteboard.changeCounts.contains(header.changeCount),
-              header.time.isFinite, abs(header.time) < 1e15
+              header.time.isFinite, abs(header.time) < 1e15, header.firstTime.map({ $0.isFinite && abs($0) < 1e15 }) ?? true
         else {
             throw ArchiveFile.Failure(description: "\(source) has a sequence, change count or time out of range")
         }
@@ -105,6 +110,7 @@ enum HistoryArchive {
         }
         guard !items.isEmpty else { throw ArchiveFile.Failure(description: "\(source) has no items") }
         guard body.readableBytes == 0 else { throw ArchiveFile.Failure(description: "\(source) is longer than its header says") }
-        return HistoryEntry(sequence: header.sequence, changeCount: header.changeCount, time: header.time, items: items)
+        return HistoryEntry(sequence: header.sequence, changeCount: header.changeCount, time: header.time,
+                            firstTime: header.firstTime.map { min($0, header.time) }, items: items)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Logging
+import NIOPosix
 import PasteboardProtocol
 
 /// The general pasteboard's history: recorded as the pasteboard is written, kept within its
@@ -95,6 +96,30 @@ extension PasteboardStore {
         return history
     }
 
+    /// Whether `transient` holds once the bytes its rule compares in stored files are read (on a
+    /// thread of the pool; at once when it compares none).
+    func confirm(_ transient: TransientCopy) async -> Bool {
+        guard !transient.unsettled.isEmpty else { return true }
+        return (try? await NIOThreadPool.singleton.runIfActive { transient.bytesMatch() }) ?? false
+    }
+
+    /// After the write whose history no longer holds `transient` was stored: checkpoints, so the
+    /// journal's records of the transient copy leave the disk (its pasteboard record and its
+    /// entry's). A failed checkpoint is logged (the journal then keeps them until the next);
+    /// the write stands. The caller holds the general pasteboard's write turn.
+    func checkpointAfterForgetting(_ transient: TransientCopy, in storage: DurableStorage) async {
+        do {
+            try await storage.saveHistory(HistoryChanges(), checkpoints: true)
+            logger.notice("a transient copy left the history and the disk", metadata: [
+                "changeCount": "\(transient.changeCount)", "replacedBy": "\(transient.cleared ? "nothing" : "what it replaced")",
+            ])
+        } catch {
+            logger.error("a transient copy left the history, but the journal still holds it until its next checkpoint", metadata: [
+                "changeCount": "\(transient.changeCount)", "reason": "\(error.description)",
+            ])
+        }
+    }
+
     /// Performs the file operations the history owes: writes new and changed entries, removes
     /// the files of entries that left, through the storage's journal; with `checkpoints`, also
     /// empties the journal, so nothing of the entries that left stays on disk. Entries that
@@ -146,7 +171,7 @@ extension PasteboardStore {
     }
 
     /// The time now, in seconds since 1970-01-01 00:00 UTC.
-    private static var now: Double {
+    static var now: Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

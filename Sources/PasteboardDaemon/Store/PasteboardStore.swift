@@ -131,7 +131,9 @@ package actor PasteboardStore {
     /// A write of the general pasteboard becomes its newest history entry (see `ContentHistory`)
     /// unless `recordsHistory` is false (a copy that expires is kept out of the history).
     /// With `expiringAfter` seconds, the content is cleared that long after, unless it changed
-    /// meanwhile; the deadline is stored with it, so it holds across a restart.
+    /// meanwhile; the deadline is stored with it, so it holds across a restart. A write of the
+    /// general pasteboard that shows the content it replaces was a transient copy (see
+    /// `TransientCopy`) makes that content leave the history and the disk before it returns.
     @discardableResult
     package func replaceItems(
         of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore,
@@ -139,20 +141,39 @@ package actor PasteboardStore {
     ) async throws(ProtocolError) -> Int {
         await beginWrite(name)
         defer { endWrite(name) }
-        let current = pasteboard(named: name)
-        if let ifChangeCount, ifChangeCount != current.changeCount {
-            guard conflict == .fail else { return current.changeCount }
-            throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
+        let changeCount: Int
+        let leftStoredFiles: Bool
+        do {
+            // In a scope of its own: the content replaced is let go of before the checkpoint
+            // that removes the stored files a transient copy leaves.
+            let current = pasteboard(named: name)
+            if let ifChangeCount, ifChangeCount != current.changeCount {
+                guard conflict == .fail else { return current.changeCount }
+                throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
+            }
+            var transient = name == PasteboardName.general
+                ? TransientCopy.shown(by: items, replacing: current.changeCount, at: Self.now, in: history) : nil
+            if let shown = transient, !(await confirm(shown)) { transient = nil }
+            let expiry = seconds.map { ExpiryDeadline(after: $0) }
+            changeCount = try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory, expiry: expiry, forgetting: transient)
+            if let expiry { scheduleExpiry(of: name, at: changeCount, deadline: expiry) }
+            leftStoredFiles = transient != nil && current.items.contains { $0.representations.contains { if case .stored = $0.content { true } else { false } } }
         }
-        let expiry = seconds.map { ExpiryDeadline(after: $0) }
-        let changeCount = try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory, expiry: expiry)
-        if let expiry { scheduleExpiry(of: name, at: changeCount, deadline: expiry) }
+        if leftStoredFiles, let storage {
+            // What only the transient copy held is released now: one more checkpoint removes it.
+            try? await storage.saveHistory(HistoryChanges(), checkpoints: true)
+        }
         return changeCount
     }
 
     /// Replaces the items of `name`, whose write turn the caller holds (`beginWrite`), expiring
-    /// at `expiry` when given; returns the new change count. See `replaceItems`.
-    func replaceWhileWriting(_ name: String, with items: [StoredItem], recordsHistory: Bool, expiry: ExpiryDeadline? = nil) async throws(ProtocolError) -> Int {
+    /// at `expiry` when given; returns the new change count. With `forgetting`, the transient
+    /// copy it names leaves the history with this write, and the journal is checkpointed before
+    /// the new content is visible, so once it is, no file holds the transient copy's bytes (but
+    /// for stored files the caller still holds; see `replaceItems`). See `replaceItems`.
+    func replaceWhileWriting(
+        _ name: String, with items: [StoredItem], recordsHistory: Bool, expiry: ExpiryDeadline? = nil, forgetting transient: TransientCopy? = nil
+    ) async throws(ProtocolError) -> Int {
         let current = pasteboard(named: name)
         let next = current.replacing(items, expiry: expiry)
         // A write of the general pasteboard changes its history too: the history as it is once
@@ -161,8 +182,12 @@ package actor PasteboardStore {
         // (see `settle`), so it takes the planned value once the write is stored.
         var planned = name == PasteboardName.general
             ? historyAfterWriting(next, replacing: current.changeCount, recordsHistory: recordsHistory) : nil
+        if let transient { planned?.forget(sequence: transient.sequence) }
         let changes = planned?.takeFileChanges() ?? HistoryChanges()
-        if let storage = storage(for: name) { try await storage.save(next, history: historyStorage == nil ? HistoryChanges() : changes) }
+        if let storage = storage(for: name) {
+            try await storage.save(next, history: historyStorage == nil ? HistoryChanges() : changes)
+            if let transient { await checkpointAfterForgetting(transient, in: storage) }
+        }
         if var planned {
             if historyStorage != nil { for entry in changes.write { planned.markSaved(entry.sequence) } }
             history = planned

@@ -189,6 +189,7 @@ public final class SelectionOwner {
         defer {
             connection.ignoredErrorHandler = nil
             abandonAll(reason: "the owner of \(selection) stopped")
+            refuseQueuedRequests()
             self.report = { _ in }
         }
         while true {
@@ -245,7 +246,7 @@ public final class SelectionOwner {
         let property = request.property == .none ? request.target : request.property
         let key = TransferKey(requestor: request.requestor, property: property)
         if replies.contains(where: { $0.key == key }) || transfers[key] != nil {
-            abandon(key: key, reason: "the requestor asked again into the same property")
+            abandon(key: key, reason: "the requestor asked again into the same property", answering: false)
         }
         let targetName = name(of: request.target)
         func refuse(_ reason: String) throws(X11Error) {
@@ -489,7 +490,12 @@ public final class SelectionOwner {
 
     // MARK: Giving up
 
-    private func abandon(key: TransferKey, reason: String) {
+    /// Gives up the reply or transfer of `key`. A requestor still waiting for its reply is
+    /// answered with None (the conversion refused), as ICCCM wants of every request: left
+    /// unanswered, a requestor without a timeout of its own (xclip) would wait forever. Not
+    /// when `answering` is false: the requestor's window is gone, or it asked again into the
+    /// same property and waits for that answer instead.
+    private func abandon(key: TransferKey, reason: String, answering: Bool = true) {
         if let index = replies.firstIndex(where: { $0.key == key }) {
             let reply = replies.remove(at: index)
             for part in reply.parts {
@@ -499,20 +505,36 @@ public final class SelectionOwner {
                 }
                 report(.failed(target: part.targetName, requestor: key.requestor, reason: reason))
             }
+            // A failure to send it is the connection's, which the loop meets on its next turn.
+            if answering { try? connection.notify(reply.request, property: .none) }
         }
         if let transfer = transfers[key] {
             end(key, .failed(target: transfer.targetName, requestor: key.requestor, reason: reason))
         }
     }
 
+    /// Gives up everything for `requestor`, whose window is gone (nobody to answer).
     private func abandon(requestor: WindowID, reason: String) {
         let keys = Set(replies.map(\.key).filter { $0.requestor == requestor }).union(transfers.keys.filter { $0.requestor == requestor })
-        for key in keys { abandon(key: key, reason: reason) }
+        for key in keys { abandon(key: key, reason: reason, answering: false) }
     }
 
     private func abandonAll(reason: String) {
         let keys = Set(replies.map(\.key)).union(transfers.keys)
         for key in keys { abandon(key: key, reason: reason) }
+    }
+
+    /// Refuses the requests still queued for our window when serving ends: those the server
+    /// sent before it saw the selection leave us (our release, which syncs, or a newer owner),
+    /// which no loop reads any more. Unanswered, their requestors would wait forever (a paste
+    /// right after a paste-once source cleared the pasteboard hung so).
+    private func refuseQueuedRequests() {
+        let ownWindow = window
+        while let event = try? connection.waitForEvent(until: .now, wakeup: nil, where: { event in
+            if case let .selectionRequest(request) = event { request.owner == ownWindow } else { false }
+        }), case let .selectionRequest(request) = event {
+            guard (try? answer(request)) != nil else { return }  // refused: the selection is no longer ours
+        }
     }
 
     // MARK: Requestor windows

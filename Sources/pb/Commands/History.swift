@@ -18,7 +18,10 @@ struct History: AsyncParsableCommand {
             nor do copies that expire, items visible only to their writer, or content larger than \
             the history's byte budget. Copying content equal to an entry's moves that entry to the \
             top. pasteboardd --history-items and --history-bytes bound it; the oldest entries leave \
-            first. A live source's lazy data is kept only once it is handed over to the daemon.
+            first. A live source's lazy data is kept only once it is handed over to the daemon. A \
+            transient copy (replaced within pasteboardd --history-transient-seconds by what it \
+            replaced, or by nothing, as pass -c replaces the password it copied) leaves the history \
+            and the disk.
             """,
         subcommands: [HistoryRestore.self, HistorySearch.self, HistoryClear.self]
     )

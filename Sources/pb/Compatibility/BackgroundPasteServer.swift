@@ -48,7 +48,7 @@ enum BackgroundPasteServer {
             throw failure(serving.tool, "cannot start the background server: \(String(cString: strerror(spawnError)))")
         }
         // A server that died early closes its end: the write fails, and its report says why.
-        _ = try? Output.write(ByteBuffer(bytes: serving.bytes), to: input[1])
+        for chunk in serving.chunks { guard (try? Output.write(chunk, to: input[1])) != nil else { break } }
         close(input[1])
         let text = readReport(report[0])
         if text.hasPrefix(readyLine) { return }
@@ -100,8 +100,8 @@ enum BackgroundPasteServer {
             exit(ExitStatus.usage)
         }
         do {
-            let bytes = try CopyInput.standardInput.read(trimNewline: false)
-            let serving = PasteServing(tool: tool, pasteboard: arguments[2], type: type, bytes: bytes,
+            let chunks = try CopyInput.standardInput.chunks()
+            let serving = PasteServing(tool: tool, pasteboard: arguments[2], type: type, chunks: chunks,
                                        sensitive: arguments[4] == "1", count: count)
             try await serving.serve(ready: {
                 Output.writeError(readyLine)

@@ -23,11 +23,12 @@ struct ClipboardAccess {
         case noSuitableType
     }
 
-    /// Puts `item` on the pasteboard once the daemon holds its data; returns the change count.
+    /// Puts `item` on the pasteboard once the daemon holds its data, cleared `expiringAfter`
+    /// later when given (unless replaced meanwhile); returns the change count.
     @discardableResult
-    func copy(_ item: ItemProvider) async throws -> Int {
-        if let changeCount = try QuickInvocation.setItems([item], on: pasteboard) { return changeCount }
-        return try await PasteboardOptions.withPasteboard(named: pasteboard) { try await $0.setItems([item]) }
+    func copy(_ item: ItemProvider, expiringAfter expiry: Duration? = nil) async throws -> Int {
+        if let changeCount = try QuickInvocation.setItems([item], on: pasteboard, expiringAfter: expiry) { return changeCount }
+        return try await PasteboardOptions.withPasteboard(named: pasteboard) { try await $0.setItems([item], expiringAfter: expiry) }
     }
 
     /// Writes item 0's representation best matching `accepted` (empty: its first) to `output`.
@@ -44,23 +45,73 @@ struct ClipboardAccess {
                     // closed before its welcome (shutting down): nothing was done
                 }
             }
-            let pasteboard = pasteboard
-            let header = try await Signals.cancellingOnInterrupt {
-                try await PasteboardOptions.withPasteboard(named: pasteboard) { board in
-                    try await board.loadBuffers(item: 0, accepting: accepted) { try output.write($0) }
-                }
-            }
+            let header = try await Signals.cancellingOnInterrupt { [pasteboard] in try await Self.load(pasteboard, accepting: accepted, to: output) }
             output.finish()
             return .pasted(header)
         } catch let error as PasteboardError {
-            switch error.code {
-            case .noSuchItem?: return .empty
-            case _ where error.description.contains(PasteServing.exhaustedMessage) && !output.wroteAnything:
-                return .empty  // the last paste of a paste-once source was served; the clear is under way
-            case .noConformingRepresentation?: return .noSuitableType
-            default: throw error
-            }
+            return try await outcome(of: error, output: output)
         }
+    }
+
+    /// `paste(accepting:to:)` given up once `limit` has passed: nil then (what was written by
+    /// then stays written; `output` tells whether anything was).
+    func paste(accepting accepted: [TypeIdentifier], to output: PasteOutput, within limit: Duration) async throws -> PasteOutcome? {
+        do {
+            let header = try await Signals.cancellingOnInterrupt { [pasteboard] in
+                try await withThrowingTaskGroup(of: RepresentationHeader?.self) { group in
+                    group.addTask { try await Self.load(pasteboard, accepting: accepted, to: output) }
+                    group.addTask {
+                        try await Task.sleep(for: limit)
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
+                }
+            }
+            guard let header else { return nil }
+            output.finish()
+            return .pasted(header)
+        } catch let error as PasteboardError {
+            return try await outcome(of: error, output: output)
+        }
+    }
+
+    /// Item 0 of `pasteboard` loaded into `output` through `PasteboardConnection` (which starts a
+    /// daemon when none runs).
+    private static func load(_ pasteboard: String, accepting accepted: [TypeIdentifier], to output: PasteOutput) async throws -> RepresentationHeader {
+        try await PasteboardOptions.withPasteboard(named: pasteboard) { board in
+            try await board.loadBuffers(item: 0, accepting: accepted) { try output.write($0) }
+        }
+    }
+
+    /// What a paste that failed with `error` comes to in the originals' terms: nothing to
+    /// paste, no suitable type, or the error itself. An item whose source left without handing
+    /// its data over (killed, its process gone) is nothing to paste, as the original's
+    /// selection is once its owner is gone.
+    private func outcome(of error: PasteboardError, output: PasteOutput) async throws -> PasteOutcome {
+        switch error.code {
+        case .noSuchItem?: return .empty
+        case _ where error.description.contains(PasteServing.exhaustedMessage) && !output.wroteAnything:
+            return .empty  // the last paste of a paste-once source was served; the clear is under way
+        case .noConformingRepresentation?: return .noSuitableType
+        case .sourceUnavailable? where !output.wroteAnything:
+            // Only when the whole item is gone: one representation lost among others that can
+            // still be read (a damaged stored file) is a failure to report.
+            guard (try? await currentItem()) == .some(nil) else { throw error }
+            return .empty
+        default: throw error
+        }
+    }
+
+    /// Item 0 as the originals see the selection: nil when the pasteboard is empty or when
+    /// every representation of the item is unavailable (its live source left without handing
+    /// its data over: killed, its process gone), as the original's selection is empty once its
+    /// owner is gone. Type lists and pastes both go by it.
+    func currentItem() async throws -> ItemInfo? {
+        guard let item = try await contents().items.first,
+              !item.representations.allSatisfy({ $0.unavailable == true })
+        else { return nil }
+        return item
     }
 
     /// The pasteboard's change count and items, as `pb list` reads them.

@@ -56,4 +56,18 @@ struct CompatibilityFailure: Error {
     static func exit(status: Int32) -> Never {
         Glibc.exit(status)
     }
+
+    /// Ends the process as an original that does not handle `signal` ends on it: killed by it,
+    /// so its parent sees that signal (a shell reports 128 + its number). The signal's handler
+    /// is reset and it is unblocked on this thread (the pool's threads block it) before it is
+    /// raised; should it still not end the process, the shell's status is the exit status.
+    static func exit(killedBy signal: Int32) -> Never {
+        Glibc.signal(signal, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signal)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(signal)
+        Glibc.exit(128 + signal)
+    }
 }

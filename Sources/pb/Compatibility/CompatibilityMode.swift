@@ -42,13 +42,15 @@ extension CompatibilityMode {
         for element in try options.scan(arguments, for: tool) {
             switch element {
             case .option(name: "help", _, _): informational = informational ?? help
-            case .option(name: "version", _, _): informational = informational ?? tool.versionLine
+            case .option(name: "version", _, _): informational = informational ?? tool.versionText
             default:
                 guard try mode.take(element) else { throw refusal(of: element) }
             }
         }
         try mode.finish()
-        if let informational { return Output.printOut(informational) }
+        if let informational {
+            return tool.printsInformationToStandardError ? Output.printError(informational) : Output.printOut(informational)
+        }
         try await mode.run()
     }
 

@@ -38,8 +38,20 @@ enum CompatibilityTool: String, CaseIterable, Sendable {
         CompatibilityFailure.exit(status: ExitStatus.success)
     }
 
-    /// What `--version` prints: the name, then that this is pb standing in for it.
-    var versionLine: String {
-        "\(rawValue) (pb \(PasteboardRelease.version) in \(rawValue) compatibility mode; see pb(1), COMPATIBILITY)"
+    /// What `--version` prints: the original's first line, for scripts that read its version
+    /// (`xsel --version | cut -d' ' -f3`), naming the release whose behaviour the mode follows
+    /// and is tested against (Debian's xclip 0.13, xsel 1.2.0, wl-clipboard 2.1.0), then that
+    /// this is pb standing in for it.
+    var versionText: String {
+        let standIn = "pb \(PasteboardRelease.version) in \(rawValue) compatibility mode; see pb(1), COMPATIBILITY"
+        switch self {
+        case .xclip: return "xclip version 0.13\n\(standIn)"
+        case .xsel: return "xsel version 1.2.0 (\(standIn))"
+        case .wlCopy, .wlPaste: return "wl-clipboard 2.1.0\n\(standIn)"
+        case .pbcopy, .pbpaste: return "\(rawValue) (\(standIn))"
+        }
     }
+
+    /// Whether `--version` and `--help` go to stderr, as xclip writes them.
+    var printsInformationToStandardError: Bool { self == .xclip }
 }

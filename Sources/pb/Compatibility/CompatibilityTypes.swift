@@ -10,6 +10,11 @@ enum CompatibilityTypes {
     /// pbpaste): plain text, else any text.
     static let text: [TypeIdentifier] = [.utf8PlainText, .plainText, .text]
 
+    /// What a paste accepts when the original takes whatever the owner has, text first
+    /// (wl-paste without `-t`; xclip `-o` without `-t`, whose request an xclip owner answers
+    /// with its data whatever it is): text, else the item's first representation.
+    static let textElseAnything: [TypeIdentifier] = text + [.data, .item]
+
     /// The type of a copy for `name` (`-t`): an X11 name of plain text is UTF-8 plain text, a
     /// MIME type or declared identifier resolves through the registry; anything else is refused.
     static func copyType(_ name: String) throws(CLIError) -> TypeIdentifier {
@@ -40,6 +45,37 @@ enum CompatibilityTypes {
             names.append(DesktopTypeMapping.passwordManagerHintTarget)
         }
         return names
+    }
+
+    /// Item `item`'s representations under the names wl-copy offers them by, in its order
+    /// (`wl-paste -l`): each representation's MIME types, and after those of text, wl-copy's
+    /// generic names of plain text (`text/plain`, `text/plain;charset=utf-8`, `TEXT`, `STRING`,
+    /// `UTF8_STRING`); each name once. So the list a `wl-copy` here leaves reads as the one
+    /// Debian's wl-copy 2.1.0 offers for the same copy. A sensitive item adds
+    /// `x-kde-passwordManagerHint` last.
+    static func wlCopyNames(of item: ItemInfo) -> [String] {
+        let mapping = DesktopTypeMapping(registry: TypeArguments.registry().registry)
+        var names: [String] = []
+        func add(_ name: String) { if !names.contains(name) { names.append(name) } }
+        for representation in item.representations {
+            let targets = mapping.targets(for: TypeIdentifier(rawValue: representation.type))
+            let own = targets.filter { !genericTextNames.contains($0) && !DesktopTypeMapping.isPlainTextName($0) }
+            own.forEach(add)
+            if own.count < targets.count || own.contains(where: isWlCopyText) { genericTextNames.forEach(add) }
+        }
+        if item.isSensitive { add(DesktopTypeMapping.passwordManagerHintTarget) }
+        return names
+    }
+
+    /// What wl-copy offers besides the type of text, in its order (wl-copy.c, 2.1.0).
+    static let genericTextNames = ["text/plain", "text/plain;charset=utf-8", "TEXT", "STRING", "UTF8_STRING"]
+
+    /// wl-clipboard's test of a textual MIME type (`mime_type_is_text`): `text/*`, the X11
+    /// names, JSON, scripts, XML, YAML, PGP keys (and the Publisher type xdg-mime gives `.pub`).
+    static func isWlCopyText(_ mime: String) -> Bool {
+        mime.hasPrefix("text/") || ["TEXT", "STRING", "UTF8_STRING"].contains(mime) || mime.contains("json")
+            || mime.hasSuffix("script") || mime.hasSuffix("xml") || mime.hasSuffix("yaml")
+            || mime.contains("application/vnd.ms-publisher") || mime.hasSuffix("pgp-keys")
     }
 
     /// Whether a pasted representation is text (wl-paste then appends a newline).

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import Pasteboard
 import PasteboardCLI
@@ -5,6 +8,11 @@ import PasteboardTypes
 
 /// What a compatibility mode copies: stdin, files one after the other (xclip), or words given
 /// as arguments (wl-copy), with the originals' trimming of one trailing newline.
+///
+/// Every input streams as `pb copy`'s does: the first `Input.chunkSize` bytes are read ahead
+/// (to sniff the type, and so a small copy is sent whole), the rest while it is sent, so a
+/// mode holds a frame's worth of a large input, never all of it. Trimming holds back only the
+/// last byte (see `TrailingNewlineTrimmer`), and `xclip -f` prints what passes (`OutputTee`).
 enum CopyInput {
     /// stdin.
     case standardInput
@@ -13,53 +21,98 @@ enum CopyInput {
     /// These bytes (wl-copy's text arguments joined with spaces).
     case bytes([UInt8])
 
-    /// All the bytes, one trailing newline removed when `trimNewline`. Read whole: the modes that
-    /// trim or repeat the data need all of it (plain copies of stdin stream instead: `item`).
-    func read(trimNewline: Bool) throws(CLIError) -> [UInt8] {
-        var bytes: [UInt8]
+    /// How the bytes change on their way to the pasteboard.
+    struct Shaping {
+        /// One trailing newline is left out (`xclip -rmlastnl`, `wl-copy -n`).
+        var trimNewline = false
+        /// What passes is also written to stdout (`xclip -f`).
+        var echo = false
+        /// Bytes that come before the input (`xsel -a`: the selection's text now).
+        var prepended: [ByteBuffer] = []
+    }
+
+    /// The item to copy, of `type`, else of the type `sniff` names from its first bytes (by
+    /// default as `pb copy` sniffs stdin); streamed when larger than what is read ahead.
+    func item(type: TypeIdentifier?, shaping: Shaping = Shaping(), sensitive: Bool = false,
+              sniff: (_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier = Self.sniffedType) throws(CLIError) -> ItemProvider {
+        let source = try self.source(shaping)
+        var head: [ByteBuffer] = []
+        var total = 0
+        var ended = false
+        while total < Input.chunkSize {
+            let chunk = try Self.read(source, upTo: Input.chunkSize - total)
+            if chunk.readableBytes == 0 { ended = true; break }
+            head.append(chunk)
+            total += chunk.readableBytes
+        }
+        var item = ItemProvider(sensitive: sensitive)
+        let prefix = Input.prefix(of: head, count: 4096)
+        if ended {
+            item.registerData(chunks: head.map(ByteChunk.init), for: type ?? sniff(prefix, true))
+        } else {
+            item.registerData(DataStream(source: ChainedSource([ChunkSource(head), source]), name: description), for: type ?? sniff(prefix, false))
+        }
+        return item
+    }
+
+    /// All the bytes, read now (paste-once and paste-N keep them in their own process, as the
+    /// originals do).
+    func chunks(_ shaping: Shaping = Shaping()) throws(CLIError) -> [ByteBuffer] {
+        let source = try self.source(shaping)
+        var chunks: [ByteBuffer] = []
+        while true {
+            let chunk = try Self.read(source, upTo: Input.chunkSize)
+            if chunk.readableBytes == 0 { return chunks }
+            chunks.append(chunk)
+        }
+    }
+
+    /// The input as one source, shaped: every file opened now, so a missing one fails before
+    /// anything is copied, as in xclip.
+    private func source(_ shaping: Shaping) throws(CLIError) -> any DataStreamSource {
+        var sources: [any DataStreamSource] = shaping.prepended.isEmpty ? [] : [ChunkSource(shaping.prepended)]
         switch self {
         case .standardInput:
-            bytes = Self.flatten(try Input.whole(try Input.standardInput()))
+            let fd = dup(0)
+            guard fd >= 0 else { throw .failure("cannot read stdin: \(String(cString: strerror(errno)))") }
+            sources.append(try Self.opened { () throws(PasteboardError) in try DataStream(descriptor: fd, prefix: [], name: "stdin") })
         case .files(let paths):
-            bytes = []
-            for path in paths { bytes += Self.flatten(try Input.whole(try Input.openFile(path))) }
+            for path in paths { sources.append(try Self.opened { try DataStream(contentsOfFile: path) }) }
         case .bytes(let given):
-            bytes = given
+            sources.append(ChunkSource([ByteBuffer(bytes: given)]))
         }
-        if trimNewline, bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        return bytes
+        var source: any DataStreamSource = sources.count == 1 ? sources[0] : ChainedSource(sources)
+        if shaping.trimNewline { source = TrailingNewlineTrimmer(source) }
+        if shaping.echo { source = OutputTee(source, to: 1) }
+        return source
     }
 
-    /// The item to copy: of `type`, else of the type sniffed from the bytes as `pb copy` sniffs.
-    /// Untrimmed stdin streams as `pb copy` streams it, so a large copy stays out of memory.
-    func item(type: TypeIdentifier?, trimNewline: Bool, sensitive: Bool) throws(CLIError) -> ItemProvider {
-        var item: ItemProvider
-        if case .standardInput = self, !trimNewline {
-            item = try ItemArguments.stdinItem(type: type, streaming: true, sniff: TypeRegistry.sniffWithProcessEnvironment)
-        } else {
-            let bytes = try read(trimNewline: trimNewline)
-            item = Self.item(bytes, type: type)
+    /// The input's name in errors.
+    private var description: String {
+        switch self {
+        case .standardInput: "stdin"
+        case .files(let paths): paths.count == 1 ? paths[0] : "the files"
+        case .bytes: "the text"
         }
-        if sensitive { item.isSensitive = true }
-        return item
     }
 
-    /// An item of `bytes`, of `type` or the sniffed one.
-    static func item(_ bytes: [UInt8], type: TypeIdentifier?) -> ItemProvider {
-        var item = ItemProvider()
-        item.registerData(bytes, for: type ?? sniffedType(bytes))
-        return item
+    private static func opened(_ open: () throws -> DataStream) throws(CLIError) -> DataStream {
+        do { return try open() } catch { throw .failure(ErrorMessage.text(for: error)) }
     }
 
-    /// The type `pb copy` would give `bytes` (sniffed from their first 4 KiB).
-    static func sniffedType(_ bytes: [UInt8]) -> TypeIdentifier {
-        TypeRegistry.sniffWithProcessEnvironment(prefix: bytes.prefix(4096), isComplete: bytes.count <= 4096)
+    private static func read(_ source: any DataStreamSource, upTo count: Int) throws(CLIError) -> ByteBuffer {
+        do { return try source.read(upTo: count) } catch { throw .failure(ErrorMessage.text(for: error)) }
     }
 
-    private static func flatten(_ chunks: [ByteBuffer]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(chunks.reduce(0) { $0 + $1.readableBytes })
-        for chunk in chunks { bytes.append(contentsOf: chunk.readableBytesView) }
-        return bytes
+    /// The type `pb copy` would give bytes that start with `prefix` (their first 4 KiB), all of
+    /// them when `isComplete`.
+    static func sniffedType(_ prefix: [UInt8], _ isComplete: Bool) -> TypeIdentifier {
+        TypeRegistry.sniffWithProcessEnvironment(prefix: prefix.prefix(4096), isComplete: isComplete)
+    }
+
+    /// The type `pb copy` would give `chunks`.
+    static func sniffedType(_ chunks: [ByteBuffer]) -> TypeIdentifier {
+        let prefix = Input.prefix(of: chunks, count: 4096)
+        return sniffedType(prefix, prefix.count == chunks.reduce(0) { $0 + $1.readableBytes })
     }
 }

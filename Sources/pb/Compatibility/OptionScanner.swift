@@ -1,8 +1,8 @@
 /// Reads a compatibility mode's arguments the way its original reads them, so the spellings
 /// scripts use mean the same here: GNU `getopt_long` for wl-clipboard (clustered short options,
 /// `-tTYPE`, `--type=TYPE`, unambiguous prefixes of long options, operands anywhere, `--`), the
-/// X resource manager's single-dash names with unambiguous prefixes for xclip (`-sel clip`), and
-/// exact spellings for xsel, pbcopy and pbpaste.
+/// X resource manager's single-dash names with unambiguous prefixes for xclip (`-sel clip`),
+/// xsel's split clusters (`-bi` is `-b -i`) and exact spellings for pbcopy and pbpaste.
 ///
 /// An option that is not in the table is an error naming it: a mode never ignores what it does
 /// not understand.
@@ -27,8 +27,13 @@ struct OptionScanner {
         case getopt
         /// The X resource manager's: `-name` or `--name`, or an unambiguous prefix of it.
         case singleDashPrefix
-        /// Each spelling exactly as listed (`-b`, `--clipboard`).
+        /// Each spelling exactly as listed (`-Prefer`, `-pboard`); `--` ends the options.
         case exact
+        /// xsel 1.2.0's: every argument of more than two characters that starts with one dash
+        /// is first split into one option per letter (`-bi` is `-b -i`, `-nb` is `-n -b`), a
+        /// value included, as xsel splits its whole argument vector before reading it; then
+        /// each spelling is matched exactly, and `--` is no option (xsel refuses it).
+        case splitClusters
     }
 
     /// What the arguments said, in order.
@@ -54,6 +59,7 @@ struct OptionScanner {
 
     /// The elements of `arguments`, or the first problem.
     func scan(_ arguments: [String]) throws(Problem) -> [Element] {
+        let arguments = style == .splitClusters ? Self.splittingClusters(arguments) : arguments
         var elements: [Element] = []
         var index = 0
         var onlyOperands = false
@@ -64,7 +70,7 @@ struct OptionScanner {
                 elements.append(.operand(argument))
                 continue
             }
-            if argument == "--" && style != .singleDashPrefix {
+            if argument == "--" && (style == .getopt || style == .exact) {
                 onlyOperands = true
                 continue
             }
@@ -120,11 +126,11 @@ struct OptionScanner {
         return elements
     }
 
-    /// The option `word` (without dashes) names: an exact spelling, else (except in `.exact`)
-    /// the only one it is a prefix of.
+    /// The option `word` (without dashes) names: an exact spelling, else (except in `.exact`
+    /// and `.splitClusters`) the only one it is a prefix of.
     private func match(_ word: String, spelled: String) throws(Problem) -> Option {
         let exactShort = word.count == 1 ? options.first(where: { $0.short == word.first }) : nil
-        if style == .exact {
+        if style == .exact || style == .splitClusters {
             if !spelled.hasPrefix("--"), let exactShort { return exactShort }
             if let option = options.first(where: { $0.long.contains(word) }) { return option }
             throw .unknown(spelled)
@@ -138,6 +144,15 @@ struct OptionScanner {
             throw .ambiguous(spelled, candidates: candidates.compactMap { option in option.long.first { $0.hasPrefix(word) } })
         }
         return first
+    }
+
+    /// `arguments` with each `-abc` (one dash, more than one letter) split into `-a -b -c`, as
+    /// xsel's `expand_argv` does; everything else as it is.
+    static func splittingClusters(_ arguments: [String]) -> [String] {
+        arguments.flatMap { argument -> [String] in
+            guard argument.count > 2, argument.hasPrefix("-"), !argument.hasPrefix("--") else { return [argument] }
+            return argument.dropFirst().map { "-\($0)" }
+        }
     }
 }
 

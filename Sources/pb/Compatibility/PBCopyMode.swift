@@ -26,20 +26,24 @@ struct PBCopyMode: CompatibilityMode {
         switch element {
         case .option(name: "pboard", let spelled, let value):
             pasteboard = try MacPasteboardName.named(value, spelled: spelled, for: .pbcopy)
+        case .operand:
+            // macOS ignores operands (pyperclip runs `pbcopy w` and `pbpaste r`), and so does this.
+            break
         default: return false
         }
         return true
     }
 
     func run() async throws {
-        let bytes = try CopyInput.standardInput.read(trimNewline: false)
-        try await ClipboardAccess(pasteboard: pasteboard).copy(CopyInput.item(bytes, type: try Self.type(of: bytes)))
+        let rtf = try CompatibilityTypes.copyType("text/rtf"), postscript = try CompatibilityTypes.copyType("application/postscript")
+        let item = try CopyInput.standardInput.item(type: nil) { prefix, _ in Self.type(of: prefix, rtf: rtf, postscript: postscript) }
+        try await ClipboardAccess(pasteboard: pasteboard).copy(item)
     }
 
-    /// RTF or PostScript by their header, else plain text.
-    static func type(of bytes: [UInt8]) throws(CLIError) -> TypeIdentifier {
-        if bytes.starts(with: Array("{\\rtf".utf8)) { return try CompatibilityTypes.copyType("text/rtf") }
-        if bytes.starts(with: Array("%!PS-Adobe".utf8)) { return try CompatibilityTypes.copyType("application/postscript") }
+    /// RTF or PostScript by the header `prefix` starts with, else plain text.
+    static func type(of prefix: [UInt8], rtf: TypeIdentifier, postscript: TypeIdentifier) -> TypeIdentifier {
+        if prefix.starts(with: Array("{\\rtf".utf8)) { return rtf }
+        if prefix.starts(with: Array("%!PS-Adobe".utf8)) { return postscript }
         return .utf8PlainText
     }
 }

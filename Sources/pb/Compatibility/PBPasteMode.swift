@@ -31,6 +31,9 @@ struct PBPasteMode: CompatibilityMode {
                 throw CompatibilityFailure.usage(.pbpaste, "\(spelled) takes txt, rtf or ps, not '\(value ?? "")'")
             }
             preference = value
+        case .operand:
+            // macOS ignores operands (pyperclip runs `pbcopy w` and `pbpaste r`), and so does this.
+            break
         default: return false
         }
         return true

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NIOCore
 import Pasteboard
 import PasteboardCLI
 import PasteboardTypes
@@ -19,8 +20,8 @@ struct PasteServing: Sendable {
     let pasteboard: String
     /// The bytes' type.
     let type: TypeIdentifier
-    /// The bytes.
-    let bytes: [UInt8]
+    /// The bytes, as read (in chunks: never joined, so they are in memory once).
+    let chunks: [ByteBuffer]
     /// Whether the item is a secret.
     let sensitive: Bool
     /// How many pastes to serve, at least 1.
@@ -40,8 +41,8 @@ struct PasteServing: Sendable {
         let remaining = Countdown(count)
         let (served, lastServed) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         var item = ItemProvider(sensitive: sensitive)
-        let bytes = bytes
-        item.registerDataRepresentation(for: type, size: bytes.count, observer: { event in
+        let chunks = chunks
+        item.registerDataRepresentation(for: type, size: chunks.reduce(0) { $0 + $1.readableBytes }, observer: { event in
             switch event {
             case .delivered: if remaining.delivered() { lastServed.yield() }
             case .failed, .cancelled: remaining.giveBack()  // a paste that did not arrive does not count
@@ -52,7 +53,7 @@ struct PasteServing: Sendable {
             // it (one that came before the clear below) gets nothing.
             guard !writer.isCapture else { throw CLIError.failure("paste-once data is never captured") }
             guard remaining.claim() else { throw CLIError.failure(Self.exhaustedMessage) }
-            try await writer.write(contentsOf: bytes)
+            for chunk in chunks { try await writer.write(chunk) }
         })
         let source = LiveSource(items: [item], pasteboard: pasteboard, clientName: tool.rawValue)
         let interrupts = InterruptLatch()

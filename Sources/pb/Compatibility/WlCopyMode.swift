@@ -39,9 +39,9 @@ struct WlCopyMode: CompatibilityMode {
         \t-n, --trim-newline\tDo not copy the trailing newline character.
         \t-t, --type mime/type\tOverride the inferred MIME type for the content.
         \t    --sensitive\t\tMark the content a secret (kept in memory only).
+        \t-s, --seat seat-name\tAccepted; every seat has pasteboardd's one clipboard.
         \t-v, --version\t\tDisplay version info.
         \t-h, --help\t\tDisplay this message.
-        Not supported: -s/--seat (pasteboardd has no seats).
 
         See pb(1), COMPATIBILITY.
         """
@@ -58,6 +58,10 @@ struct WlCopyMode: CompatibilityMode {
         case .option(name: "foreground", _, _): foreground = true
         case .option(name: "clear", _, _): clear = true
         case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
+        case .option(name: "seat", _, _):
+            // The daemon has one clipboard and one primary selection for every seat; its desktop
+            // bridge serves the compositor's first seat. A seat name picks nothing else here.
+            break
         case .option(name: "trim-newline", _, _): trimNewline = true
         case .option(name: "type", _, let value): type = value
         case .option(name: "sensitive", _, _): sensitive = true
@@ -72,13 +76,13 @@ struct WlCopyMode: CompatibilityMode {
         let input: CopyInput = words.isEmpty ? .standardInput : .bytes(Array(words.joined(separator: " ").utf8))
         let type = try type.map { name throws(CLIError) in try CompatibilityTypes.copyType(name) }
         if pasteOnce {
-            let bytes = try input.read(trimNewline: trimNewline)
-            let serving = PasteServing(tool: .wlCopy, pasteboard: pasteboard, type: type ?? CopyInput.sniffedType(bytes),
-                                       bytes: bytes, sensitive: sensitive, count: 1)
+            let chunks = try input.chunks(CopyInput.Shaping(trimNewline: trimNewline))
+            let serving = PasteServing(tool: .wlCopy, pasteboard: pasteboard, type: type ?? CopyInput.sniffedType(chunks),
+                                       chunks: chunks, sensitive: sensitive, count: 1)
             if foreground { return try await serving.serve() }
             return try BackgroundPasteServer.start(serving)
         }
-        let changeCount = try await access.copy(try input.item(type: type, trimNewline: trimNewline, sensitive: sensitive))
+        let changeCount = try await access.copy(try input.item(type: type, shaping: CopyInput.Shaping(trimNewline: trimNewline), sensitive: sensitive))
         if foreground { try await access.waitUntilReplaced(changeCount: changeCount) }
     }
 }

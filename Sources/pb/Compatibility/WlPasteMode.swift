@@ -5,7 +5,8 @@ import PasteboardTypes
 
 /// `wl-paste`: paste the clipboard (`general`), or with `-p` `primary`, to stdout; `-l` lists
 /// the types it is offered as; `-w COMMAND…` runs the command on each change with the content on
-/// its stdin and `CLIPBOARD_STATE` set as wl-clipboard 2.2 documents it.
+/// its stdin and `CLIPBOARD_STATE` set as wl-clipboard 2.2 documents it, until SIGINT or SIGTERM,
+/// which end it as they end wl-paste (killed by the signal, once the command is stopped).
 ///
 /// Without `-t` text is preferred (plain text, then any text), else the item's first
 /// representation, as wl-paste infers; a text paste gets a newline appended unless `-n`. An
@@ -35,9 +36,9 @@ struct WlPasteMode: CompatibilityMode {
         \t-p, --primary\t\tUse the "primary" pasteboard.
         \t-w, --watch command\tRun a command each time the selection changes.
         \t-t, --type mime/type\tOverride the inferred MIME type for the content.
+        \t-s, --seat seat-name\tAccepted; every seat has pasteboardd's one clipboard.
         \t-v, --version\t\tDisplay version info.
         \t-h, --help\t\tDisplay this message.
-        Not supported: -s/--seat (pasteboardd has no seats).
 
         See pb(1), COMPATIBILITY.
         """
@@ -46,8 +47,6 @@ struct WlPasteMode: CompatibilityMode {
     static let emptyMessage = "No selection"
     /// What wl-paste prints when no offered type matches.
     static let noSuitableTypeMessage = "No suitable type of content copied"
-    /// The types asked for without `-t`: text first, else anything.
-    static let inferred: [TypeIdentifier] = CompatibilityTypes.text + [.data, .item]
 
     private var noNewline = false, listTypes = false
     private var pasteboard = PasteboardName.general
@@ -59,6 +58,10 @@ struct WlPasteMode: CompatibilityMode {
         case .option(name: "no-newline", _, _): noNewline = true
         case .option(name: "list-types", _, _): listTypes = true
         case .option(name: "primary", _, _): pasteboard = PasteboardName.primary
+        case .option(name: "seat", _, _):
+            // The daemon has one clipboard and one primary selection for every seat; its desktop
+            // bridge serves the compositor's first seat. A seat name picks nothing else here.
+            break
         case .option(name: "type", _, let value): type = value
         case .rest(name: "watch", let words):
             guard let command = words.first, !command.hasPrefix("-") else {
@@ -72,11 +75,11 @@ struct WlPasteMode: CompatibilityMode {
 
     func run() async throws {
         let access = ClipboardAccess(pasteboard: pasteboard)
-        let accepted = try type.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? Self.inferred
+        let accepted = try type.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? CompatibilityTypes.textElseAnything
         if let watch { return try await Self.watch(watch, accepting: accepted, on: pasteboard) }
         if listTypes {
-            guard let item = try await access.contents().items.first else { throw CompatibilityFailure.verbatim(Self.emptyMessage) }
-            for name in CompatibilityTypes.offeredNames(of: item) { try Output.printLine(name) }
+            guard let item = try await access.currentItem() else { throw CompatibilityFailure.verbatim(Self.emptyMessage) }
+            for name in CompatibilityTypes.wlCopyNames(of: item) { try Output.printLine(name) }
             return
         }
         let output = PasteOutput()
@@ -99,12 +102,25 @@ struct WlPasteMode: CompatibilityMode {
         // Across daemon restarts, as `pb watch --exec` (see `ReconnectingWatch`).
         let reconnecting = ReconnectingWatch(pasteboard: pasteboard)
         let position = WatchPosition()
-        do {
-            try await Signals.cancellingOnInterrupt {
-                try await reconnecting.run(position: position) { try await running.run(on: $0, position: position) }
-            }
-        } catch is CancellationError {
-            // Stopped by SIGINT or SIGTERM, after the command: the watch's normal end.
+        let watching = Task {
+            try await reconnecting.run(position: position) { try await running.run(on: $0, position: position) }
         }
+        // SIGINT or SIGTERM stops the command, then the watch, which then ends as wl-paste ends
+        // on them, killed by that signal (a shell sees 130 or 143), since it handles neither.
+        let signal = await withTaskGroup(of: Int32?.self) { group in
+            group.addTask { await Signals.next() }
+            group.addTask {
+                _ = await watching.result
+                return nil
+            }
+            let first = await group.next() ?? nil
+            // The group waits for both: a signal stops the watch (and with it the command), the
+            // watch's end stops the wait for a signal.
+            if first != nil { watching.cancel() }
+            group.cancelAll()
+            return first
+        }
+        guard let signal else { return try await watching.value }
+        CompatibilityFailure.exit(killedBy: signal)
     }
 }

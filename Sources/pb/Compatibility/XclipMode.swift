@@ -1,4 +1,3 @@
-import NIOCore
 import PasteboardCLI
 import PasteboardProtocol
 import PasteboardTypes
@@ -10,8 +9,10 @@ import PasteboardTypes
 ///
 /// `-t TARGETS` lists the types (after `TARGETS`, as an X11 owner answers); `-l N` serves N
 /// pastes and then clears the selection, in the background unless `-quiet` or `-verbose`, which
-/// also make a plain copy stay until it is replaced. An empty selection, or one without the
-/// asked target, is `Error: target NAME not available` and status 1, as in xclip 0.13.
+/// also make a plain copy stay until it is replaced. Without `-t`, `-o` pastes text, else the
+/// item's first representation, as an xclip owner serves its data for any target asked
+/// (`xclip-copyfile`'s gzip data, an image). An empty selection, or one without the asked
+/// target, is `Error: target NAME not available` and status 1, as in xclip 0.13.
 struct XclipMode: CompatibilityMode {
     static let tool = CompatibilityTool.xclip
     static let options = OptionScanner(style: .singleDashPrefix, options: [
@@ -39,8 +40,10 @@ struct XclipMode: CompatibilityMode {
                            (default)
           -o, -out         prints the selection to standard out
           -l, -loops       number of pastes to serve before clearing the selection
+          -d, -display     accepted; the display is pasteboardd's (its desktop bridge's)
           -h, -help        usage information
               -selection   selection to access ("primary", "secondary" or "clipboard")
+              -noutf8      accepted; the bytes pass unchanged, as between two xclips
               -target      use the given target (a MIME type, UTF8_STRING, or TARGETS)
               -rmlastnl    remove the last newline character if present
               -version     version information
@@ -48,7 +51,7 @@ struct XclipMode: CompatibilityMode {
               -quiet       run in the foreground until the selection is replaced
               -verbose     as -quiet
           -f, -filter      with -i, also print the text to standard out
-        Not supported: -display, -noutf8, -selection buffer-cut.
+        Not supported: -selection buffer-cut.
 
         See pb(1), COMPATIBILITY.
         """
@@ -69,6 +72,14 @@ struct XclipMode: CompatibilityMode {
         case .option(name: "silent", _, _): foreground = false
         case .option(name: "quiet", _, _), .option(name: "verbose", _, _): foreground = true
         case .option(name: "target", _, let value): target = value
+        case .option(name: "display", _, _):
+            // The selections are pasteboardd's, which its desktop bridge mirrors on the display
+            // it serves: there is no other display to reach from here.
+            break
+        case .option(name: "noutf8", _, _):
+            // Legacy mode makes xclip ask for and offer STRING instead of UTF8_STRING; an xclip
+            // owner hands its bytes over as they are either way, and so does the daemon.
+            break
         case .option(name: "loops", let spelled, let value):
             guard let value, let count = Int(value), (0...PasteServing.maximumCount).contains(count) else {
                 throw CompatibilityFailure.usage(.xclip, "\(spelled) takes a number of pastes from 0 (no limit) to \(PasteServing.maximumCount), not '\(value ?? "")'")
@@ -97,30 +108,27 @@ struct XclipMode: CompatibilityMode {
         if output { return try await paste(access) }
         let input: CopyInput = files.isEmpty ? .standardInput : .files(files)
         let type = try target.map { name throws(CLIError) in try CompatibilityTypes.copyType(name) }
-        if loops > 0 || filter {
-            let bytes = try input.read(trimNewline: removeLastNewline)
-            if filter { try Output.write(ByteBuffer(bytes: bytes), to: 1) }
-            if loops > 0 {
-                let serving = PasteServing(tool: .xclip, pasteboard: pasteboard, type: type ?? CopyInput.sniffedType(bytes), bytes: bytes, sensitive: false, count: loops)
-                if foreground { return try await serving.serve() }
-                return try BackgroundPasteServer.start(serving)
-            }
-            let changeCount = try await access.copy(CopyInput.item(bytes, type: type))
-            if foreground { try await access.waitUntilReplaced(changeCount: changeCount) }
-            return
+        // -f prints what it copies from stdin (not from files, as in xclip), trimmed as copied.
+        let shaping = CopyInput.Shaping(trimNewline: removeLastNewline, echo: filter && files.isEmpty)
+        if loops > 0 {
+            let chunks = try input.chunks(shaping)
+            let serving = PasteServing(tool: .xclip, pasteboard: pasteboard, type: type ?? CopyInput.sniffedType(chunks), chunks: chunks, sensitive: false, count: loops)
+            if foreground { return try await serving.serve() }
+            return try BackgroundPasteServer.start(serving)
         }
-        let changeCount = try await access.copy(try input.item(type: type, trimNewline: removeLastNewline, sensitive: false))
+        let changeCount = try await access.copy(try input.item(type: type, shaping: shaping))
         if foreground { try await access.waitUntilReplaced(changeCount: changeCount) }
     }
 
     private func paste(_ access: ClipboardAccess) async throws {
         let missing = CompatibilityFailure.verbatim("Error: target \(target ?? "STRING") not available")
         if target == "TARGETS" {
-            guard let item = try await access.contents().items.first else { throw missing }
+            guard let item = try await access.currentItem() else { throw missing }
             for name in ["TARGETS"] + CompatibilityTypes.offeredNames(of: item) { try Output.printLine(name) }
             return
         }
-        let accepted = try target.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? CompatibilityTypes.text
+        // Without -t, what an xclip owner hands over: its data, whatever it is (text first).
+        let accepted = try target.map { name throws(CLIError) in try CompatibilityTypes.pasteTypes(name) } ?? CompatibilityTypes.textElseAnything
         switch try await access.paste(accepting: accepted, to: PasteOutput(removeLastNewline: removeLastNewline)) {
         case .empty, .noSuitableType: throw missing
         case .pasted: return

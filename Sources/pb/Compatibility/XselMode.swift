@@ -13,12 +13,14 @@ import Synchronization
 /// when stdin is not one (both: the old content is printed before the new replaces it).
 ///
 /// An empty selection pastes nothing, with status 0, as xsel. `-n` (`--nodetach`) stays in the
-/// foreground after a copy until it is replaced; `-k` has nothing to do (the daemon keeps every
-/// selection); `-v` is accepted and changes nothing. Options must be given one by one (`-b -i`),
-/// as xsel reads them.
+/// foreground after a copy until it is replaced; `-t MS` clears a copy that long after (xsel's
+/// background process leaves then) and gives a paste up after as long; `-k` has nothing to do
+/// (the daemon keeps every selection); `-v`, `--display` and `-l` are accepted and change
+/// nothing. Grouped options are split first, as xsel
+/// 1.2.0 splits them: `-bi` is `-b -i`, `-ob` is `-o -b`.
 struct XselMode: CompatibilityMode {
     static let tool = CompatibilityTool.xsel
-    static let options = OptionScanner(style: .exact, options: [
+    static let options = OptionScanner(style: .splitClusters, options: [
         .init(name: "append", short: "a", long: ["append"]),
         .init(name: "follow", short: "f", long: ["follow"]),
         .init(name: "zeroflush", short: "z", long: ["zeroflush"]),
@@ -59,19 +61,31 @@ struct XselMode: CompatibilityMode {
           -s, --secondary       Operate on the SECONDARY selection
           -b, --clipboard       Operate on the CLIPBOARD selection
           -k, --keep            Accepted; nothing to do (pasteboardd keeps every selection)
+              --display name    Accepted; the display is pasteboardd's (its desktop bridge's)
+          -t ms, --selectionTimeout ms
+                                Input: clear the selection this many milliseconds later,
+                                unless replaced; output: give up after as long. 0 (the
+                                default) is no timeout
+          -l, --logfile file    Accepted; nothing detaches, so nothing is logged there
           -n, --nodetach        After input, stay in the foreground until replaced
           -v, --verbose         Accepted
           -h, --help            Display this help and exit
               --version         Output version information and exit
-        Not supported: -f, -z, -d, -x, --display, -t, -l.
+        Grouped options are split as xsel splits them: -bi is -b -i.
+        Not supported: -f, -z, -d, -x.
 
         See pb(1), COMPATIBILITY.
         """
 
+    /// The longest `-t`: `SecondsLimit.maximum` (about 31.7 years), in milliseconds.
+    static let maximumTimeout = Int(SecondsLimit.maximum) * 1000
+
     private var input = false, output = false, append = false, clear = false, keep = false, nodetach = false
     private var pasteboard = PasteboardName.primary
+    /// `-t`: milliseconds, nil for none (`-t 0`, the default).
+    private var timeout: Duration?
 
-    mutating func take(_ element: OptionScanner.Element) -> Bool {
+    mutating func take(_ element: OptionScanner.Element) throws -> Bool {
         switch element {
         case .option(name: "append", _, _): append = true
         case .option(name: "input", _, _): input = true
@@ -83,6 +97,19 @@ struct XselMode: CompatibilityMode {
         case .option(name: "keep", _, _): keep = true
         case .option(name: "nodetach", _, _): nodetach = true
         case .option(name: "verbose", _, _): break
+        case .option(name: "display", _, _):
+            // The selections are pasteboardd's, which its desktop bridge mirrors on the display
+            // it serves: there is no other display to reach from here.
+            break
+        case .option(name: "logfile", _, _):
+            // xsel logs there once detached; this mode never detaches (the daemon holds the copy).
+            break
+        case .option(name: "selectionTimeout", let spelled, let value):
+            // Digits only: xsel's strtol would read "1e19" as 1, "-5" and "x" as 0 (no timeout).
+            guard let value, value.allSatisfy({ ("0"..."9").contains($0) }), let milliseconds = Int(value), milliseconds <= Self.maximumTimeout else {
+                throw CompatibilityFailure.usage(.xsel, "\(spelled) takes milliseconds from 0 (no timeout) to \(Self.maximumTimeout), not '\(value ?? "")'")
+            }
+            timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         default: return false
         }
         return true
@@ -97,28 +124,42 @@ struct XselMode: CompatibilityMode {
     }
 
     func run() async throws {
+        // -k ignores every input and output option, as in xsel; the daemon keeps every selection.
+        if keep { return }
         let access = ClipboardAccess(pasteboard: pasteboard)
         if output {
-            _ = try await access.paste(accepting: CompatibilityTypes.text, to: PasteOutput())
+            if let timeout {
+                try await Self.paste(access, within: timeout)
+            } else {
+                _ = try await access.paste(accepting: CompatibilityTypes.text, to: PasteOutput())
+            }
         }
-        if clear { try await access.clear() }
+        // -c overrides every input option, as in xsel.
+        if clear { return try await access.clear() }
         guard input || append else { return }
-        let changeCount: Int
-        if append {
-            let old = try await Self.currentText(access)
-            let added = try CopyInput.standardInput.read(trimNewline: false)
-            changeCount = try await access.copy(CopyInput.item(old + added, type: nil))
-        } else {
-            changeCount = try await access.copy(try CopyInput.standardInput.item(type: nil, trimNewline: false, sensitive: false))
-        }
+        var shaping = CopyInput.Shaping()
+        if append { shaping.prepended = try await Self.currentText(access) }
+        // -t: xsel's background process leaves after it, which empties the selection; here the
+        // daemon clears it then (and, as for any copy that expires, keeps it out of the history).
+        let changeCount = try await access.copy(try CopyInput.standardInput.item(type: nil, shaping: shaping), expiringAfter: timeout)
         if nodetach { try await access.waitUntilReplaced(changeCount: changeCount) }
     }
 
-    /// The selection's text now (empty when it holds none), for `--append`.
-    private static func currentText(_ access: ClipboardAccess) async throws -> [UInt8] {
-        let bytes = Mutex<[UInt8]>([])
-        let collector = PasteOutput(sink: { buffer in bytes.withLock { $0 += buffer.readableBytesView } })
+    /// `-o -t`: the paste, given up after `timeout`. Nothing written by then is an empty
+    /// selection (no output, status 0), as xsel's timed-out request is; part of it written is a
+    /// failure, so a script never takes a cut-off selection for the whole.
+    private static func paste(_ access: ClipboardAccess, within timeout: Duration) async throws {
+        let output = PasteOutput()
+        guard try await access.paste(accepting: CompatibilityTypes.text, to: output, within: timeout) == nil else { return }
+        guard output.wroteAnything else { return }
+        throw CompatibilityFailure.failure(.xsel, "the selection was not all retrieved within \(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000) ms; what was written is only its beginning")
+    }
+
+    /// The selection's text now (none when it holds none), for `--append`.
+    private static func currentText(_ access: ClipboardAccess) async throws -> [ByteBuffer] {
+        let chunks = Mutex<[ByteBuffer]>([])
+        let collector = PasteOutput(sink: { buffer in chunks.withLock { $0.append(buffer) } })
         _ = try await access.paste(accepting: CompatibilityTypes.text, to: collector)
-        return bytes.withLock { $0 }
+        return chunks.withLock { $0 }
     }
 }

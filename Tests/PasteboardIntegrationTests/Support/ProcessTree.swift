@@ -18,6 +18,40 @@ enum ProcessTree {
         (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
     }
 
+    /// The running processes (not zombies) whose second argument is `argument` and whose
+    /// environment holds `entry` (`NAME=value`): a background process a test's command left,
+    /// found without matching anyone else's (another test's, the developer's).
+    static func processes(withArgument argument: String, environment entry: String) -> [pid_t] {
+        processes(environment: entry) { $0.dropFirst().first == argument }
+    }
+
+    /// The running processes (not zombies) whose arguments (`argv`, the program's name first)
+    /// satisfy `matches` and whose environment holds `entry` (`NAME=value`).
+    static func processes(environment entry: String, where matches: ([String]) -> Bool) -> [pid_t] {
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { pid_t($0) }
+        return pids.filter { pid in
+            guard !hasEnded(pid),
+                  let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")),
+                  matches(command.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }),
+                  let environment = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+            else { return false }
+            return environment.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == entry }
+        }
+    }
+
+    /// The parent of `pid`, from `/proc/<pid>/stat`.
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(close, offsetBy: 2)...].split(separator: " ").dropFirst().first.flatMap { pid_t($0) }
+    }
+
+    /// Whether `pid` has ended: gone, or a zombie that nobody reaped yet (an orphan whose
+    /// parent, PID 1 in a container, may never reap it).
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)...].first == "Z"
+    }
+
     /// Kills `process` and its children (a shell pipeline's stages) with SIGKILL, and waits for it.
     static func kill(_ process: ToolProcess) {
         for child in children(of: process.process.processIdentifier) { Glibc.kill(child, SIGKILL) }
