@@ -78,8 +78,10 @@ final class PublicAPITests: XCTestCase {
         try process.run()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        // The tool is there (checked by the caller): a module it cannot read is this test's failure.
         guard process.terminationStatus == 0 else {
-            throw XCTSkip("swift-symbolgraph-extract could not read \(module): \(String(decoding: message, as: UTF8.self))")
+            XCTFail("swift-symbolgraph-extract could not read \(module): \(String(decoding: message, as: UTF8.self))")
+            return []
         }
         var symbols: [Symbol] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.path) where file.hasSuffix(".symbols.json") {
@@ -112,16 +114,24 @@ final class PublicAPITests: XCTestCase {
     }
 
     /// The directories of the module maps of the C modules the libraries depend on (NIO's,
-    /// swift-atomics', ours), which the extractor must find to load them.
+    /// swift-atomics', ours), which the extractor must find to load them: those SwiftPM wrote
+    /// for each target (`<build>/<Target>.build/module.modulemap`) and the C targets' own
+    /// (`Sources/<Target>/include/` of this package and its checkouts); no deeper, where a
+    /// module's second map (a plugin's build, a client package's scratch path) would clash.
     static func moduleMapDirectories(build: URL) throws -> [String] {
-        let repository = ClientPackage.repository
+        let manager = FileManager.default
         var directories: Set<String> = []
-        for root in [build.path, repository.appendingPathComponent(".build/checkouts").path, repository.appendingPathComponent("Sources").path] {
-            guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
-            while let relative = walker.nextObject() as? String {
-                if relative.hasSuffix("module.modulemap") {
-                    directories.insert(URL(fileURLWithPath: root).appendingPathComponent(relative).deletingLastPathComponent().path)
-                }
+        for target in (try? manager.contentsOfDirectory(atPath: build.path)) ?? [] where target.hasSuffix(".build") {
+            let directory = build.appendingPathComponent(target).path
+            if manager.fileExists(atPath: directory + "/module.modulemap") { directories.insert(directory) }
+        }
+        let repository = ClientPackage.repository
+        let checkouts = repository.appendingPathComponent(".build/checkouts").path
+        let packages = [repository.path] + ((try? manager.contentsOfDirectory(atPath: checkouts)) ?? []).map { checkouts + "/" + $0 }
+        for package in packages {
+            for target in (try? manager.contentsOfDirectory(atPath: package + "/Sources")) ?? [] {
+                let directory = package + "/Sources/" + target + "/include"
+                if manager.fileExists(atPath: directory + "/module.modulemap") { directories.insert(directory) }
             }
         }
         return directories.sorted()
