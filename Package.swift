@@ -40,9 +40,18 @@ let package = Package(
         // declarations and the daemon's archive headers; not a product: nothing outside the package should depend on it,
         // so it may change with the protocol. No Foundation, so that pb stays free of it.
         .target(name: "PasteboardJSON"),
+        // What every program shares about the system it runs on, none of it on the wire: where the installation
+        // keeps things (the socket's location, the companion programs, the bridge's status file, the release), the
+        // process (its environment, the words of an errno, paths made absolute), the rules for what a user types
+        // (pasteboard names, spans of seconds, byte counts), and a one-way latch. Not a product.
+        .target(name: "PasteboardSystem"),
         // Type registry: identifiers, conformance, MIME/extension tags, sniffing. No I/O beyond reading declaration files
         // and, lazily, the shared-mime-info subclasses and aliases.
         .target(name: "PasteboardTypes", dependencies: ["PasteboardJSON"]),
+        // How pasteboard types appear on the desktop clipboards (X11 targets, Wayland MIME types, plain text's many
+        // names, the password managers' hints, plumbing): the bridge's policy, which pb's compatibility modes and
+        // `pb types --desktop` present the same way. Not a product: it is not the app author's type registry.
+        .target(name: "PasteboardDesktopTypes", dependencies: ["PasteboardTypes"]),
         // The wire format: frames, messages, error codes, flow-control bookkeeping.
         .target(
             name: "PasteboardProtocol",
@@ -55,7 +64,7 @@ let package = Package(
         .target(
             name: "PasteboardDaemon",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "CPasteboardSystem",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "PasteboardSystem", "CPasteboardSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,7 +76,7 @@ let package = Package(
         .target(
             name: "Pasteboard",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "CPasteboardSystem",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardSystem", "CPasteboardSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -77,26 +86,29 @@ let package = Package(
         // linkable), and data control (ext-data-control-v1, else wlr) on top. Plain blocking
         // sockets through CPasteboardSystem's SCM_RIGHTS helpers and one event thread, not NIO:
         // a few small messages with several descriptors each, which NIO's channels do not carry.
-        .target(name: "PasteboardWayland", dependencies: ["CPasteboardSystem"]),
+        .target(name: "PasteboardWayland", dependencies: ["PasteboardSystem", "CPasteboardSystem"]),
         // X11 spoken directly (no libxcb or libX11, so the daemon stays free of display libraries and
         // statically linkable): DISPLAY and Xauthority, the connection setup, the requests, replies and
         // events of selections and XFIXES, the ICCCM selection reader and owner (INCR both ways). Blocking
         // sockets with poll, one thread per connection: no NIO.
-        .target(name: "PasteboardX11"),
+        .target(name: "PasteboardX11", dependencies: ["PasteboardSystem"]),
         // The desktop bridge, a client of the daemon through the public library as a third-party
         // clipboard tool would be: the X11 and Wayland importers and exporters (desktop copies
         // become pasteboard items, small text captured at once, the rest fetched from the owner
         // when loaded; pasteboard changes offered to the desktop, served by streaming loads),
         // the X11 clipboard-manager duty, and the bridge that runs them (pasteboard-bridge).
-        .target(name: "PasteboardDesktop", dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardX11", "PasteboardWayland"]),
+        .target(
+            name: "PasteboardDesktop",
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardSystem", "PasteboardX11", "PasteboardWayland"]
+        ),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
-        .target(name: "Gallery", dependencies: ["PasteboardTypes"]),
+        .target(name: "GalleryModel", dependencies: ["PasteboardTypes", "PasteboardSystem"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
         // The desktop bridge's process: thin; the bridge is PasteboardDesktop.
         .executableTarget(
             name: "pasteboard-bridge",
             dependencies: [
-                "PasteboardDesktop", "Pasteboard", "PasteboardProtocol", "PasteboardTypes", "CPasteboardSystem",
+                "PasteboardDesktop", "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardSystem", "CPasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib
@@ -104,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "gallery",
             dependencies: [
-                "Gallery", "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardCLI",
+                "GalleryModel", "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardSystem", "PasteboardCLI", "CPasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib
@@ -112,10 +124,11 @@ let package = Package(
         .executableTarget(
             name: "pasteboardd",
             dependencies: [
-                "PasteboardDaemon",
+                "PasteboardDaemon", "PasteboardTypes", "PasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             linkerSettings: staticStdlib
         ),
@@ -123,7 +136,7 @@ let package = Package(
         .target(
             name: "PasteboardCLI",
             dependencies: [
-                "Pasteboard", "PasteboardProtocol", "CPasteboardSystem",
+                "Pasteboard", "PasteboardTypes", "PasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -131,7 +144,8 @@ let package = Package(
         .executableTarget(
             name: "pb",
             dependencies: [
-                "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "PasteboardCLI",
+                "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardProtocol", "PasteboardSystem",
+                "PasteboardCLI", "CPasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -141,30 +155,40 @@ let package = Package(
         .executableTarget(
             name: "pasteboard-bench",
             dependencies: [
-                "Pasteboard", "PasteboardProtocol", "PasteboardTypes",
+                "Pasteboard", "PasteboardProtocol", "PasteboardTypes", "PasteboardSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: staticStdlib
         ),
-        // Fuzz targets: the frame decoder, the message decoder, the declaration parser, request
-        // handling (validation and an in-memory store), and the desktop bridge's X11 and Wayland
-        // decoders, with their invariants.
+        // Fuzz targets: the frame decoder, the message decoder, the declaration parser, and the desktop bridge's X11
+        // and Wayland decoders and state machines, with their invariants. Not the daemon: the tests replaying these
+        // targets' inputs need not build it.
         .target(
             name: "PasteboardFuzzing",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "PasteboardDaemon", "PasteboardX11", "PasteboardWayland",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardX11", "PasteboardWayland",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // The fuzz target of request handling: validation and handling against an in-memory store (the daemon's
+        // RequestRehearsal), apart from PasteboardFuzzing so that only pasteboard-fuzz and the daemon's tests build the daemon.
+        .target(
+            name: "PasteboardDaemonFuzzing",
+            dependencies: [
+                "PasteboardDaemon", "PasteboardFuzzing", "PasteboardProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The libFuzzer binary (built with --sanitize fuzzer -Xswiftc -DFUZZING), else a replayer of inputs.
-        .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing"]),
+        .executableTarget(name: "pasteboard-fuzz", dependencies: ["PasteboardFuzzing", "PasteboardDaemonFuzzing"]),
         .testTarget(name: "PasteboardJSONTests", dependencies: ["PasteboardJSON"]),
-        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardJSON", "PasteboardFuzzing"]),
+        .testTarget(name: "PasteboardSystemTests", dependencies: ["PasteboardSystem"]),
+        .testTarget(name: "PasteboardTypesTests", dependencies: ["PasteboardTypes", "PasteboardFuzzing"]),
         .testTarget(
             name: "PasteboardProtocolTests",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "PasteboardFuzzing",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "PasteboardSystem", "PasteboardFuzzing",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
@@ -172,18 +196,29 @@ let package = Package(
             name: "PasteboardTests",
             dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", .product(name: "NIOCore", package: "swift-nio")]
         ),
-        .testTarget(name: "PasteboardDaemonTests", dependencies: ["PasteboardDaemon", "PasteboardProtocol", "PasteboardJSON", "CPasteboardSystem"]),
+        .testTarget(
+            name: "PasteboardDaemonTests",
+            dependencies: [
+                "PasteboardDaemon", "PasteboardDaemonFuzzing", "PasteboardFuzzing", "PasteboardProtocol", "PasteboardTypes",
+                "PasteboardJSON", "PasteboardSystem", "CPasteboardSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // What the tests that need a real compositor share: a headless sway of the test's own.
         .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
-        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "CPasteboardSystem", "PasteboardFuzzing", "DisplayTestSupport"]),
+        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "PasteboardFuzzing", "DisplayTestSupport"]),
         .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
-        .testTarget(name: "PasteboardDesktopTests", dependencies: ["PasteboardDesktop", "PasteboardTypes", "PasteboardX11", "PasteboardWayland"]),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "PasteboardTypes"]),
+        .testTarget(
+            name: "PasteboardDesktopTests",
+            dependencies: ["PasteboardDesktop", "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardX11", "PasteboardWayland"]
+        ),
+        .testTarget(name: "GalleryTests", dependencies: ["GalleryModel", "PasteboardTypes"]),
         .testTarget(
             name: "PasteboardIntegrationTests",
             dependencies: [
-                "Pasteboard", "PasteboardTypes", "PasteboardProtocol", "CPasteboardSystem", "PasteboardX11", "PasteboardWayland",
-                "PasteboardDesktop", "DisplayTestSupport",
+                "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardProtocol", "PasteboardSystem",
+                "CPasteboardSystem", "PasteboardX11", "PasteboardWayland", "PasteboardDesktop", "DisplayTestSupport",
             ],
             // The public API's baselines (PublicAPITests reads them from the source tree).
             exclude: ["PublicAPI"]
@@ -191,3 +226,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// Every Swift target says what it imports and how far: an import is internal unless marked
+/// `public` or `package` (so a module's public API cannot leak a dependency by accident), and a
+/// member is visible only where its module is imported (so each file names what it uses, and a
+/// target's dependencies in this manifest are the modules its files import).
+let explicitImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+for target in package.targets where target.name != "CPasteboardSystem" {
+    target.swiftSettings = (target.swiftSettings ?? []) + explicitImports
+}

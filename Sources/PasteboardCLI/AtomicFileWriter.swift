@@ -1,8 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOCore
+public import NIOCore
 import Pasteboard
+import PasteboardSystem
 
 /// Writes an output file through a temporary file in the same directory and a rename, so a
 /// failed paste never leaves a partial file (and never clobbers the old one).
@@ -28,7 +29,7 @@ public final class AtomicFileWriter {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
             let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw .failure("cannot open \(path): \(SystemError.current)") }
             self.fd = fd
             self.temporaryPath = nil
             return
@@ -38,7 +39,7 @@ public final class AtomicFileWriter {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array((directory + "." + name + ".pb-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .failure("cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .failure("cannot create \(path): \(SystemError.current)") }
         self.fd = fd
         self.temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         fchmod(fd, NewFileMode.regularFile)
@@ -49,7 +50,7 @@ public final class AtomicFileWriter {
         do throws(CLIError) {
             try Output.write(buffer, to: fd)
         } catch {
-            throw .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw .failure("cannot write \(path): \(SystemError.current)")
         }
     }
 
@@ -58,18 +59,18 @@ public final class AtomicFileWriter {
         guard let temporaryPath else {
             let closed = close(fd)
             fd = -1
-            guard closed == 0 else { throw .failure("cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard closed == 0 else { throw .failure("cannot write \(path): \(SystemError.current)") }
             committed = true
             return
         }
         guard fsync(fd) == 0, close(fd) == 0 else {
             let code = errno
             fd = -1
-            throw .failure("cannot write \(path): \(String(cString: strerror(code)))")
+            throw .failure("cannot write \(path): \(SystemError.describe(code))")
         }
         fd = -1
         guard rename(temporaryPath, path) == 0 else {
-            throw .failure("cannot rename into \(path): \(String(cString: strerror(errno)))")
+            throw .failure("cannot rename into \(path): \(SystemError.current)")
         }
         committed = true
     }

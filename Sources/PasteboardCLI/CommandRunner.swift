@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+public import ArgumentParser
 
 /// The `main` of pb and gallery: parse, run, and turn every failure into one line on stderr
 /// and the documented exit status.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Pasteboard
+public import Pasteboard
 import Synchronization
 
 /// Set once the session following saw a drop.

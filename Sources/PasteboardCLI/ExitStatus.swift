@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Pasteboard
 
 /// The exit codes of pb and gallery, and how errors map to them.

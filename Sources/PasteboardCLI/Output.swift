@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOCore
+public import NIOCore
+import PasteboardSystem
 
 /// Unbuffered, binary-safe output to stdout/stderr (write(2) loops, no stdio buffering).
 public enum Output {
@@ -13,7 +14,7 @@ public enum Output {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw .quietFailure }
-                throw .failure("cannot write output: \(String(cString: strerror(errno)))")
+                throw .failure("cannot write output: \(SystemError.current)")
             }
             offset += written
         }

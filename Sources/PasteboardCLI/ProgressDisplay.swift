@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Pasteboard
-import PasteboardProtocol
+public import Pasteboard
+import PasteboardSystem
 
 /// Shows a load's progress on stderr: machine-readable `progress COMPLETED TOTAL` lines
 /// (`--progress`), a bar on a terminal when the load is large or slow, or nothing.

@@ -1,5 +1,5 @@
 import Pasteboard
-import PasteboardTypes
+public import PasteboardTypes
 
 /// Types as the user wrote them: a MIME type nobody declared is the dynamic identifier
 /// `dyn.mime.TYPE` inside the registry and on the wire, but the user typed TYPE, so messages

@@ -50,7 +50,12 @@ extension FuzzCorpus {
     /// The committed inputs of `target` under `directory` (the repository's `Tests/Fixtures/fuzz`):
     /// the files of `<target>/seeds` and, once a crash was found, `<target>/regressions`.
     public static func committedInputs(of target: FuzzTarget, in directory: String) throws(ReadError) -> [String] {
-        let base = (directory.hasSuffix("/") ? directory : directory + "/") + target.rawValue
+        try committedInputs(ofTargetNamed: target.rawValue, in: directory)
+    }
+
+    /// The committed inputs of the target named `name` (also those of other modules, `requests`).
+    public static func committedInputs(ofTargetNamed name: String, in directory: String) throws(ReadError) -> [String] {
+        let base = (directory.hasSuffix("/") ? directory : directory + "/") + name
         let regressions = base + "/regressions"
         let seeds = try inputs(at: base + "/seeds")
         return FileManager.default.fileExists(atPath: regressions) ? try seeds + inputs(at: regressions) : seeds

@@ -1,5 +1,7 @@
-/// The decoders (and, with `requests`, the request handling) `pasteboard-fuzz` drives, each
-/// with the invariants it must keep on any input.
+/// The decoders `pasteboard-fuzz` drives, each with the invariants it must keep on any input.
+/// (Its `requests` target, the daemon's request handling, is PasteboardDaemonFuzzing's
+/// `RequestFuzzing`, kept out of this module so that the tests replaying these targets' inputs
+/// do not build the daemon.)
 ///
 /// `run(_:)` feeds arbitrary bytes to one decoder and checks what it returns. Decoders may reject
 /// input (that is their job); they must never trap, and what they accept must survive a round trip.
@@ -11,9 +13,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case messages
     /// `TypeRegistry.parseDeclarationFile(_:source:)` on a declaration file, then adding the result to the built-ins.
     case declarations
-    /// Up to 16 message payloads, one per line, decoded, validated and handled as requests
-    /// against an in-memory store (`RequestRehearsal`).
-    case requests
     /// The X11 decoders of the desktop bridge: the setup reply, events, errors, replies, Xauthority files.
     case x11
     /// The Wayland wire reader and decoder of the desktop bridge, on a stream of messages.
@@ -33,7 +32,6 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .frames: FrameFuzzing.run(input)
         case .messages: MessageFuzzing.run(input)
         case .declarations: DeclarationFuzzing.run(input)
-        case .requests: RequestFuzzing.run(input)
         case .x11: DesktopWireFuzzing.runX11(input)
         case .wayland: DesktopWireFuzzing.runWayland(input)
         case .waylandSession: WaylandSessionFuzzing.run(input)
@@ -50,5 +48,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
 /// Stops the process because `target` broke an invariant; libFuzzer saves the input as a crash.
 func invariantViolated(_ target: FuzzTarget, _ message: String) -> Never {
-    fatalError("\(target.rawValue): invariant violated: \(message)")
+    invariantViolated(named: target.rawValue, message)
+}
+
+/// Stops the process because the target named `target` broke an invariant (for the targets of
+/// other modules, such as `requests`).
+package func invariantViolated(named target: String, _ message: String) -> Never {
+    fatalError("\(target): invariant violated: \(message)")
 }

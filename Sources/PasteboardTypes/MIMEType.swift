@@ -1,8 +1,8 @@
 /// Normalisation of MIME type strings for lookups.
-enum MIMEType {
+package enum MIMEType {
     /// Lowercased, whitespace removed around `;` and `=`, quotes dropped:
     /// `"Text/Plain; charset=\"UTF-8\""` becomes `"text/plain;charset=utf-8"`.
-    static func normalized(_ mime: String) -> String {
+    package static func normalized(_ mime: String) -> String {
         if isNormalized(mime) { return mime }
         let parts = mime.split(separator: ";", omittingEmptySubsequences: true).map { part -> String in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map {
@@ -28,7 +28,7 @@ enum MIMEType {
     }
 
     /// The lowercased `type/subtype` without parameters: `"Text/HTML; charset=utf-8"` becomes `"text/html"`.
-    static func base(of mime: String) -> String {
+    package static func base(of mime: String) -> String {
         let head = mime.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return head.trimmingASCIIWhitespace().lowercased()
     }
@@ -36,7 +36,7 @@ enum MIMEType {
     /// Whether `name` is a bare desktop name used where MIME types go: `x-` and then letters,
     /// digits, `-`, `_` or `.`, no slash. Desktop clipboards offer such names beside MIME types
     /// (KDE's `x-kde-passwordManagerHint`), so a declaration may list one as its MIME type.
-    static func isBareDesktopName(_ name: some StringProtocol) -> Bool {
+    package static func isBareDesktopName(_ name: some StringProtocol) -> Bool {
         let bytes = Array(name.utf8)
         guard bytes.count > 2, bytes[0] | 0x20 == UInt8(ascii: "x"), bytes[1] == UInt8(ascii: "-") else { return false }
         return bytes.dropFirst(2).allSatisfy { byte in

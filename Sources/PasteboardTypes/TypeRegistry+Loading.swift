@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
 import Foundation
 #endif

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Gallery
+import GalleryModel
 import PasteboardCLI
 
 /// `gallery add`: add a PNG image to the gallery.

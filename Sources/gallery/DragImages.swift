@@ -2,10 +2,10 @@
 import Glibc
 #endif
 import ArgumentParser
-import Gallery
+import GalleryModel
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `gallery drag`: lift images into a drag session and serve them until it ends.
@@ -101,7 +101,7 @@ struct DragImages: AsyncParsableCommand {
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw CLIError.failure("cannot read the image of '\(image.title)' (\(path)): \(String(cString: strerror(errno)))")
+            throw CLIError.failure("cannot read the image of '\(image.title)' (\(path)): \(SystemError.current)")
         }
         let url = FileURL.string(for: path)
         var item = ItemProvider(suggestedName: FileURL.fileName(forTitle: image.title) + ".png")

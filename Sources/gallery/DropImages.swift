@@ -1,5 +1,5 @@
 import ArgumentParser
-import Gallery
+import GalleryModel
 import Pasteboard
 import PasteboardCLI
 import PasteboardProtocol

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CPasteboardSystem
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 
 /// `gallery`: the seeds' Image Gallery as a command-line app. Images live in a gallery file;
 /// they are dragged out to other processes and dropped in from them through pasteboardd.

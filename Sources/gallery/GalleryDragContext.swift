@@ -1,4 +1,4 @@
-import Gallery
+import GalleryModel
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

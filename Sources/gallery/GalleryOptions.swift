@@ -1,5 +1,5 @@
 import ArgumentParser
-import Gallery
+import GalleryModel
 import Pasteboard
 
 /// The option every gallery subcommand shares: which gallery file.

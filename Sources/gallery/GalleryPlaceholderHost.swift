@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Gallery
+import GalleryModel
 import Pasteboard
 
 /// The gallery file as the library's placeholder host: a dropped image is a placeholder entry

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Gallery
+import GalleryModel
 import PasteboardCLI
 
 #if canImport(FoundationEssentials)

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Gallery
+import GalleryModel
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
 
 /// `gallery trash`: a drop target that deletes images dragged from a gallery.
 struct Trash: AsyncParsableCommand {

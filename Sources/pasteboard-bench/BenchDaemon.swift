@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Pasteboard
+import PasteboardProtocol
 
 /// The pasteboardd a run measures: the one built next to this program, started on a socket in
 /// a fresh temporary directory (its state there too), so no other client shares it.

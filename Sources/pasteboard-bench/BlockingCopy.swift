@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardSystem
 
 /// The plain copies the large-transfer baselines are made of: a writer filling a descriptor
 /// from one reused buffer, and a reader draining one, each on a thread of its own.
@@ -9,7 +10,7 @@ enum BlockingCopy {
     static func socketPair() throws -> (Int32, Int32) {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw BenchError("socketpair: \(String(cString: strerror(errno)))")
+            throw BenchError("socketpair: \(SystemError.current)")
         }
         return (fds[0], fds[1])
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PasteboardProtocol
+import PasteboardSystem
 
 /// The desktop bridge of a bench daemon, seen through its status file (what `pb bridge --json`
 /// prints): the bench waits on it until the bridge serves the display, and until the clipboard

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Pasteboard
+import PasteboardProtocol
 
 /// The desktop bridge's speed (issue 26), with a daemon started with the bench's own display in
 /// its environment, so it starts `pasteboard-bridge` itself as users get it:

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardSystem
 import Synchronization
 
 /// Programs joined by pipes as a shell joins `a | b`, run to their end and timed whole, from
@@ -36,7 +37,7 @@ struct ProcessPipeline {
         precondition(!stages.isEmpty, "a pipeline has at least one stage")
         let clock = ContinuousClock()
         let errors = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard errors >= 0 else { throw BenchError("cannot open \(log): \(String(cString: strerror(errno)))") }
+        guard errors >= 0 else { throw BenchError("cannot open \(log): \(SystemError.current)") }
         var links: [Int32] = []  // read, write, read, write… (close-on-exec: only the dup2'd copies reach a stage)
         defer {
             close(errors)
@@ -44,7 +45,7 @@ struct ProcessPipeline {
         }
         for _ in 1..<stages.count {
             var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
+            guard pipe(&fds) == 0 else { throw BenchError("pipe: \(SystemError.current)") }
             // pipe2 is out of Swift's sight (_GNU_SOURCE); the bench spawns from one task at a
             // time, so no other child can inherit the ends before they are marked.
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }

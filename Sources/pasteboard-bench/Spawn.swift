@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PasteboardProtocol
+import PasteboardSystem
 
 /// A program the bench runs: our own tools, a baseline's, or the relay helper. Started with
 /// posix_spawn (no shell), with the current environment.
@@ -30,7 +30,7 @@ struct Spawned {
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, arguments[0], &actions, nil, argv, environment?.variables ?? environ)
-        guard status == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
+        guard status == 0 else { throw BenchError("cannot start \(arguments[0]): \(SystemError.describe(status))") }
         return Spawned(pid: pid)
     }
 

@@ -2,7 +2,8 @@ import ArgumentParser
 import CPasteboardSystem
 import Pasteboard
 import PasteboardDesktop
-import PasteboardProtocol
+import PasteboardDesktopTypes
+import PasteboardSystem
 import PasteboardTypes
 
 #if canImport(Glibc)
@@ -59,7 +60,7 @@ struct BridgeCommand: AsyncParsableCommand {
         if let lifeline {
             ParentLifeline.exitAtEnd(of: lifeline) { Self.log("the process that started the bridge is gone; exiting") }
         }
-        let environment = SocketLocation.currentEnvironment()
+        let environment = ProcessEnvironment.current()
         let socketPath = socket ?? SocketLocation.socketPath(environment: environment)
         let files = BridgeStatusFile(socketPath: socketPath)
         let lock: Int32

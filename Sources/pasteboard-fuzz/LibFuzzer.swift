@@ -4,13 +4,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PasteboardFuzzing
 
 // Built with `--sanitize fuzzer`, SwiftPM links libFuzzer's `main`, which calls the two C entry
 // points below; this module then has no `main` of its own (see PasteboardFuzz.swift).
 
 /// The target being fuzzed; set once by `LLVMFuzzerInitialize` before the first input.
-nonisolated(unsafe) private var fuzzedTarget = FuzzTarget.frames
+nonisolated(unsafe) private var fuzzedTarget = FuzzedTarget.decoder(.frames)
 
 /// Picks the target from the command line, before libFuzzer parses it.
 ///
@@ -25,10 +24,10 @@ public func fuzzInitialize(
     let count = Int(argc.pointee)
     guard let vector = argv.pointee else { return 0 }
     let arguments = (0..<count).map { vector[$0].map { String(cString: $0) } ?? "" }
-    if count > 1, let target = FuzzTarget(rawValue: arguments[1]) {
+    if count > 1, let target = FuzzedTarget(name: arguments[1]) {
         fuzzedTarget = target
-        vector[1] = strdup("--target=\(target.rawValue)")
-    } else if let target = arguments.dropFirst().lazy.compactMap({ $0.hasPrefix("--target=") ? FuzzTarget(argument: $0) : nil }).first {
+        vector[1] = strdup("--target=\(target.name)")
+    } else if let target = arguments.dropFirst().lazy.compactMap({ $0.hasPrefix("--target=") ? FuzzedTarget(argument: $0) : nil }).first {
         fuzzedTarget = target
     } else {
         printUsage()
@@ -49,3 +48,4 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 #endif
+import PasteboardFuzzing

@@ -18,7 +18,7 @@ import PasteboardFuzzing
 enum PasteboardFuzz {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let first = arguments.first, let target = FuzzTarget(argument: first) else {
+        guard let first = arguments.first, let target = FuzzedTarget(argument: first) else {
             printUsage()
             exit(2)
         }
@@ -27,18 +27,9 @@ enum PasteboardFuzz {
 }
 #endif
 
-extension FuzzTarget {
-    /// The target named by `argument`: `frames`, or `--target=frames` (the spelling libFuzzer's
-    /// own child processes get).
-    init?(argument: String) {
-        let prefix = "--target="
-        self.init(rawValue: argument.hasPrefix(prefix) ? String(argument.dropFirst(prefix.count)) : argument)
-    }
-}
-
 /// Prints the command line's shape on standard error.
 func printUsage() {
-    printError("usage: pasteboard-fuzz \(FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")) [ARGUMENT…]")
+    printError("usage: pasteboard-fuzz \(FuzzedTarget.all.map(\.name).joined(separator: "|")) [ARGUMENT…]")
 }
 
 /// Writes `line` to standard error.

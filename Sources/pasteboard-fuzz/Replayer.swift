@@ -4,9 +4,9 @@ import PasteboardFuzzing
 enum Replayer {
     /// Replays every input at `paths`, printing `<path>: <summary>` for each; returns the exit status
     /// (0, or 1 when an input could not be read, 2 without paths). A broken invariant traps instead.
-    static func run(_ target: FuzzTarget, paths: [String]) -> Int32 {
+    static func run(_ target: FuzzedTarget, paths: [String]) -> Int32 {
         guard !paths.isEmpty else {
-            printError("usage: pasteboard-fuzz \(target.rawValue) FILE|DIRECTORY…")
+            printError("usage: pasteboard-fuzz \(target.name) FILE|DIRECTORY…")
             return 2
         }
         var status: Int32 = 0

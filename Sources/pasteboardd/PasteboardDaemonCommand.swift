@@ -1,12 +1,13 @@
 import ArgumentParser
 import Logging
 import PasteboardDaemon
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
+import UnixSignals
 #endif
 
 /// `pasteboardd`: parses options, sets up logging, and runs the daemon until SIGTERM/SIGINT,
@@ -149,7 +150,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.historyItems, historyItems),
             (.historyBytes, historyBytes),
             (.historyTransientSeconds, historyTransientSeconds),
-            (.stateDirectory, stateDirectory.map(Self.absolutePath)),
+            (.stateDirectory, stateDirectory.map(LexicalPath.absolute)),
             (.memoryOnly, memoryOnly ? "yes" : nil),
             (.noHandoff, noHandoff ? "yes" : nil),
             (.noBridge, noBridge ? "yes" : nil),
@@ -172,7 +173,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = SocketLocation.currentEnvironment()
+        let environment = ProcessEnvironment.current()
         let activation = Result { () throws(DaemonError) in try ActivatedSocket.takeFromEnvironment() }
         let socketPath = (try? activation.get())??.path ?? socket ?? SocketLocation.socketPath(environment: environment)
         if let logFile { try redirectStandardError(to: logFile, socketPath: socketPath) }
@@ -243,12 +244,6 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         try await services.run()
     }
 
-    /// `path` made absolute against the working directory (the configuration wants absolute paths).
-    private static func absolutePath(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let directory = getcwd(nil, 0) else { return path }
-        defer { free(directory) }
-        return String(cString: directory) + "/" + path
-    }
 
     /// Raises the soft limit on open files to the hard limit, so the daemon can hold the
     /// connections it is configured for; warns when even the hard limit is too low.
@@ -271,9 +266,9 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     /// Points stderr at `path` (created 0600), preparing the socket directory first since
     /// `pb` puts the log beside the socket when it starts the daemon.
     private func redirectStandardError(to path: String, socketPath: String) throws {
-        try SocketDirectory.prepare(SocketLocation.directory(of: socketPath))
+        try SocketDirectory.prepare(LexicalPath.directory(of: socketPath))
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ValidationError("cannot open log file \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ValidationError("cannot open log file \(path): \(SystemError.current)") }
         dup2(fd, 2)
         close(fd)
     }

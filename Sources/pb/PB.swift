@@ -5,7 +5,7 @@ import Glibc
 import Pasteboard
 import CPasteboardSystem
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 
 /// `pb`: copy and paste through pasteboardd from the shell.
 @main

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 
 /// The option every subcommand shares: which named pasteboard.
 struct PasteboardOptions: ParsableArguments {

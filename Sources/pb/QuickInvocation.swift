@@ -1,6 +1,6 @@
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// pb's quick path: the invocations shell loops run most — `pb paste`, and `pb copy` from

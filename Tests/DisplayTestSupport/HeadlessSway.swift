@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Glibc
 import Synchronization
 import XCTest

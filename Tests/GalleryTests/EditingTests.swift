@@ -1,5 +1,5 @@
 import Foundation
-import Gallery
+import GalleryModel
 import XCTest
 
 final class EditingTests: GalleryTestCase {

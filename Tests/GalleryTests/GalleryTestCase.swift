@@ -1,5 +1,5 @@
 import Foundation
-import Gallery
+import GalleryModel
 import XCTest
 
 /// Base class giving every test its own temporary directory and helpers for writing fixtures.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Gallery
+@testable import GalleryModel
 import PasteboardTypes
 import XCTest
 

@@ -1,4 +1,4 @@
-import Gallery
+import GalleryModel
 import XCTest
 
 final class PNGHeaderTests: GalleryTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import PasteboardDaemon
+import PasteboardSystem
 import XCTest
 
 /// Which descriptors systemd's variables pass, and which of them the daemon can serve.
@@ -37,7 +38,7 @@ final class ActivatedSocketTests: XCTestCase {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
-        XCTAssertEqual(bound, 0, String(cString: strerror(errno)))
+        XCTAssertEqual(bound, 0, SystemError.current)
         if listening { XCTAssertEqual(listen(fd, 8), 0) }
         return fd
     }

@@ -1,7 +1,6 @@
 @testable import PasteboardDaemon
 import PasteboardTypes
 import NIOCore
-import PasteboardProtocol
 import XCTest
 
 /// An expiry's deadline is stored with its content and read back after a restart: whatever a

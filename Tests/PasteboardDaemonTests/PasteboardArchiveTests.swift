@@ -1,7 +1,8 @@
 @testable import PasteboardDaemon
 import NIOCore
-import PasteboardProtocol
 import PasteboardJSON
+import PasteboardProtocol
+import PasteboardTypes
 import XCTest
 
 /// The archive header every durable copy writes goes through the members lists, as messages

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 @testable import PasteboardDaemon
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import XCTest
 

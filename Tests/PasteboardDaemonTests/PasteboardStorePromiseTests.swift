@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 @testable import PasteboardDaemon
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import XCTest
 

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 @testable import PasteboardDaemon
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import XCTest
 

@@ -1,5 +1,6 @@
 import CPasteboardSystem
 import Foundation
+import PasteboardSystem
 import XCTest
 
 /// The system calls the spool reaches through CPasteboardSystem (glibc declares them only
@@ -26,7 +27,7 @@ final class SpoolShimTests: XCTestCase {
 
     private func temporaryFile(holding bytes: [UInt8]) throws -> Int32 {
         let fd = pasteboard_open_tmpfile(directoryFD)
-        guard fd >= 0 else { throw XCTSkip("O_TMPFILE is not supported here: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw XCTSkip("O_TMPFILE is not supported here: \(SystemError.current)") }
         XCTAssertEqual(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }, bytes.count)
         return fd
     }
@@ -36,7 +37,7 @@ final class SpoolShimTests: XCTestCase {
         defer { close(fd) }
         XCTAssertEqual(names(), [], "an O_TMPFILE file has no name")
         XCTAssertEqual(pasteboard_sync_file_range_write(fd, 0, 7), 0)
-        XCTAssertEqual(pasteboard_link_tmpfile(fd, directoryFD, "a.bytes"), 0, String(cString: strerror(errno)))
+        XCTAssertEqual(pasteboard_link_tmpfile(fd, directoryFD, "a.bytes"), 0, SystemError.current)
         XCTAssertEqual(names(), ["a.bytes"])
         XCTAssertEqual(try String(contentsOfFile: directory + "/a.bytes", encoding: .utf8), "spooled")
         XCTAssertEqual(pasteboard_link_tmpfile(fd, directoryFD, "a.bytes"), -1, "a taken name is refused, never replaced")
@@ -73,7 +74,7 @@ final class SpoolShimTests: XCTestCase {
             XCTAssertEqual(cloned, Array(repeating: 7, count: 4096))
         } else {
             // ext4 and tmpfs have no reflink: the caller falls back to copy_file_range.
-            XCTAssertTrue([EOPNOTSUPP, EXDEV, EINVAL, ENOTTY].contains(errno), String(cString: strerror(errno)))
+            XCTAssertTrue([EOPNOTSUPP, EXDEV, EINVAL, ENOTTY].contains(errno), SystemError.current)
         }
     }
 

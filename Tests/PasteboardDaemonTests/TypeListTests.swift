@@ -1,5 +1,7 @@
 import Foundation
+import NIOCore
 import PasteboardDaemon
+import PasteboardDaemonFuzzing
 import PasteboardProtocol
 import PasteboardTypes
 import XCTest

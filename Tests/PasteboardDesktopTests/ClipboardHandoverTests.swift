@@ -1,4 +1,6 @@
+import Pasteboard
 @testable import PasteboardDesktop
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import XCTest

@@ -1,4 +1,5 @@
 import PasteboardDesktop
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardWayland
 import XCTest

@@ -1,6 +1,7 @@
 import CPasteboardSystem
 import Foundation
 import Glibc
+import PasteboardSystem
 import XCTest
 
 /// pb starts the daemon itself; these tests run without a daemon of their own.
@@ -53,7 +54,7 @@ final class AutoStartTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: sandbox.socketDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A socket file nobody listens on, as a crashed daemon leaves behind.
         let fd = pasteboard_unix_socket(sandbox.socketPath, 0)
-        XCTAssertGreaterThanOrEqual(fd, 0, String(cString: strerror(errno)))
+        XCTAssertGreaterThanOrEqual(fd, 0, SystemError.current)
         close(fd)
         XCTAssertThrowsError(try RawClient(socketPath: sandbox.socketPath), "nobody listens on the stale socket")
 

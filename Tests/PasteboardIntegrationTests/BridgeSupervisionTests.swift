@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardSystem
 import XCTest
 
 /// The bridge stays up whatever happens to a transfer or to the bridge process itself: an
@@ -126,7 +127,7 @@ extension DesktopBridgeProcessTests {
         for suffix in [".bridge", ".bridge.lock", ".bridge.tmp"] {
             try FileManager.default.createDirectory(atPath: sandbox.socketDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             unlink(sandbox.socketPath + suffix)
-            XCTAssertEqual(mkfifo(sandbox.socketPath + suffix, 0o600), 0, String(cString: strerror(errno)))
+            XCTAssertEqual(mkfifo(sandbox.socketPath + suffix, 0o600), 0, SystemError.current)
             daemon = try DaemonProcess.started(in: sandbox, display: displayEnvironment(server))
             // pb bridge answers (whatever it says) instead of blocking in open(2).
             let bridge = try ToolProcess("pb", ["bridge"], environment: sandbox.environment(), in: sandbox)

@@ -1,6 +1,5 @@
 import Foundation
 import Pasteboard
-import PasteboardProtocol
 import PasteboardTypes
 import XCTest
 

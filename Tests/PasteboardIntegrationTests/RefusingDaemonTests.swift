@@ -2,6 +2,7 @@ import Foundation
 import CPasteboardSystem
 import Glibc
 import Pasteboard
+import PasteboardSystem
 import XCTest
 
 /// The client library against a daemon that refuses every connection the moment it accepts it
@@ -39,7 +40,7 @@ private final class RefusingListener: @unchecked Sendable {
         self.path = path
         let fd = pasteboard_unix_socket(path, 16)
         guard fd >= 0 else {
-            throw RawClient.Failure(description: "cannot listen on \(path): \(String(cString: strerror(errno)))")
+            throw RawClient.Failure(description: "cannot listen on \(path): \(SystemError.current)")
         }
         self.fd = fd
         let refusal = try RawClient.message(

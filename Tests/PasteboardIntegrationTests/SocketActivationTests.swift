@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PasteboardProtocol
+import PasteboardSystem
 import XCTest
 
 /// pasteboardd started by systemd's socket activation, through `systemd-socket-activate` (from

@@ -2,6 +2,7 @@ import DisplayTestSupport
 import Foundation
 import Pasteboard
 import PasteboardDesktop
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardWayland
 import Synchronization

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Pasteboard
 import PasteboardDesktop
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import Synchronization

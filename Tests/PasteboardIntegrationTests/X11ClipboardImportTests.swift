@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardDesktop
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import Synchronization

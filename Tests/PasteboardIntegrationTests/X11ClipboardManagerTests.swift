@@ -1,6 +1,7 @@
 import Foundation
 import Pasteboard
 import PasteboardDesktop
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import Synchronization

@@ -1,6 +1,7 @@
 import NIOCore
 import PasteboardJSON
 @testable import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import Foundation
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import Pasteboard
 import PasteboardTypes
+import Synchronization
 import Testing
 
 struct ExportTests {

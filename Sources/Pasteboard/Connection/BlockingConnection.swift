@@ -6,6 +6,7 @@ import Musl
 import CPasteboardSystem
 package import NIOCore
 package import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// A connection to `pasteboardd` driven by blocking calls on the calling thread: no event
@@ -58,7 +59,7 @@ public final class BlockingConnection {
         try SocketTrust.checkDirectory(ofSocket: socketPath)
         let fd = pasteboard_unix_socket(socketPath, -1)
         guard fd >= 0 else {
-            throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: String(cString: strerror(errno)))
+            throw PasteboardError.daemonUnreachable(socketPath: socketPath, reason: SystemError.current)
         }
         // `hello` is only queued here, and goes out with the first request: check the peer first.
         do {
@@ -233,7 +234,7 @@ public final class BlockingConnection {
             switch failure {
             case 0: break
             case EINTR, EAGAIN: continue
-            default: throw PasteboardError.io("cannot read the handed-off data: \(String(cString: strerror(failure)))")
+            default: throw PasteboardError.io("cannot read the handed-off data: \(SystemError.describe(failure))")
             }
             if count == 0 { return completed }
             try chunk(buffer)
@@ -409,7 +410,7 @@ public final class BlockingConnection {
             if written < 0 {
                 if errno == EINTR { continue }
                 outbound.clear()
-                throw PasteboardError.connectionLost(String(cString: strerror(errno)))
+                throw PasteboardError.connectionLost(SystemError.current)
             }
             outbound.moveReaderIndex(forwardBy: written)
         }
@@ -473,7 +474,7 @@ public final class BlockingConnection {
             switch failure {
             case 0: break
             case EINTR: continue
-            default: throw PasteboardError.connectionLost(String(cString: strerror(failure)))
+            default: throw PasteboardError.connectionLost(SystemError.describe(failure))
             }
             if count == 0 { throw PasteboardError.connectionLost("the daemon closed the connection") }
             return
@@ -496,7 +497,7 @@ public final class BlockingConnection {
             let ready = poll(&entries, nfds_t(entries.count), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw PasteboardError.io("cannot wait for the handed-off data: \(String(cString: strerror(errno)))")
+                throw PasteboardError.io("cannot wait for the handed-off data: \(SystemError.current)")
             }
             if entries[2].revents != 0 { throw CancellationError() }
             if entries[0].revents != 0 { return }

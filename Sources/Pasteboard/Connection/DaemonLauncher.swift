@@ -32,10 +32,10 @@ enum DaemonLauncher {
 
     /// One line describing a connect failure.
     static func describe(_ error: any Error) -> String {
-        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        if let error = error as? IOError { return SystemError.describe(error.errnoCode) }
         if let error = error as? NIOConnectionError,
            let first = error.connectionErrors.first?.error as? IOError {
-            return String(cString: strerror(first.errnoCode))
+            return SystemError.describe(first.errnoCode)
         }
         return ErrorMessage.text(for: error)
     }
@@ -59,7 +59,7 @@ enum DaemonLauncher {
         let pid = pasteboard_spawn_detached(executable, &argv, environ, -1)
         guard pid > 0 else {
             throw PasteboardError.daemonUnreachable(
-                socketPath: socketPath, reason: "cannot start \(executable): \(String(cString: strerror(errno)))"
+                socketPath: socketPath, reason: "cannot start \(executable): \(SystemError.current)"
             )
         }
         startedPID.withLock { $0 = pid }
@@ -126,4 +126,5 @@ enum DaemonLauncher {
     private static let startedPID = Mutex<pid_t?>(nil)
 }
 
+import PasteboardSystem
 import Synchronization

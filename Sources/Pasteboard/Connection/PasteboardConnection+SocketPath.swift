@@ -1,3 +1,4 @@
+import PasteboardSystem
 internal import PasteboardProtocol
 
 extension PasteboardConnection {

@@ -1,4 +1,5 @@
 internal import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 extension PasteboardConnection {
@@ -35,6 +36,6 @@ extension PasteboardConnection {
         } catch {
             throw PasteboardError.daemon(ProtocolError(.malformedMessage, "pasteboardd's type declarations do not make a registry: \(error)"))
         }
-        return registry.usingSharedMIMEInfo(from: SharedMIMEInfo.databaseDirectories(environment: SocketLocation.currentEnvironment()))
+        return registry.usingSharedMIMEInfo(from: SharedMIMEInfo.databaseDirectories(environment: ProcessEnvironment.current()))
     }
 }

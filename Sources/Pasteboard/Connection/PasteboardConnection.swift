@@ -7,6 +7,7 @@ import CPasteboardSystem
 internal import NIOCore
 internal import NIOPosix
 package import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import Synchronization
 
@@ -65,7 +66,7 @@ public final class PasteboardConnection: Sendable {
     public var registry: TypeRegistry {
         cachedRegistry.withLock { cached in
             if let cached { return cached }
-            let environment = SocketLocation.currentEnvironment()
+            let environment = ProcessEnvironment.current()
             var registry = TypeRegistry.loading(environment: environment).registry
             registry = registry.adding(declaredTypes.filter { registry.declaration(for: $0.identifier) != $0 }, source: "declared").registry
             cached = registry

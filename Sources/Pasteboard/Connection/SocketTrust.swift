@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
+import PasteboardSystem
 internal import NIOCore
 internal import PasteboardProtocol
 
@@ -41,7 +42,7 @@ enum SocketTrust {
         guard stat(directoryBytes, &info) == 0 else {
             let code = errno
             if code == ENOENT { return }
-            throw .untrustedSocket(socketPath: socketPath, reason: "cannot check its directory \(directory): \(String(cString: strerror(code)))")
+            throw .untrustedSocket(socketPath: socketPath, reason: "cannot check its directory \(directory): \(SystemError.describe(code))")
         }
         let own = getuid()
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -65,7 +66,7 @@ enum SocketTrust {
     static func checkPeer(descriptor: Int32, socketPath: String) throws(PasteboardError) {
         var peer = pasteboard_ucred()
         guard pasteboard_peer_credentials(descriptor, &peer) == 0 else {
-            throw .untrustedSocket(socketPath: socketPath, reason: "cannot read its peer's credentials: \(String(cString: strerror(errno)))")
+            throw .untrustedSocket(socketPath: socketPath, reason: "cannot read its peer's credentials: \(SystemError.current)")
         }
         try checkPeer(uid: peer.uid, socketPath: socketPath)
     }

@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PasteboardSystem
 
 /// Converting between bytes and files during import, with POSIX calls (no FileManager).
 enum ImportFiles {
@@ -66,6 +67,6 @@ enum ImportFiles {
 
     /// A ``TransferError/fileOperationFailed(path:reason:)`` for `action` on `path`, with `errno`'s text.
     private static func failure(_ path: String, _ action: String) -> TransferError {
-        .fileOperationFailed(path: path, reason: "\(action): \(String(cString: strerror(errno)))")
+        .fileOperationFailed(path: path, reason: "\(action): \(SystemError.current)")
     }
 }

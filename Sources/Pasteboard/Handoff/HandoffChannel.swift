@@ -5,6 +5,7 @@ import Musl
 #endif
 import CPasteboardSystem
 internal import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// This connection's hand-off socket: attached with the token from `welcome`, it receives the
@@ -34,7 +35,7 @@ final class HandoffChannel: Sendable {
 
     /// False when `PASTEBOARD_HANDOFF=0` turns hand-off off for this process.
     static var isEnabled: Bool {
-        SocketLocation.environmentValue("PASTEBOARD_HANDOFF") != "0"
+        ProcessEnvironment.value("PASTEBOARD_HANDOFF") != "0"
     }
 
     /// Connects to `offer.path`, checks the peer is `daemonPID` and runs as this user (as every

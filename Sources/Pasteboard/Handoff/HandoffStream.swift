@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
+import PasteboardSystem
 internal import NIOCore
 internal import PasteboardProtocol
 
@@ -54,7 +55,7 @@ final class HandoffStream {
                 try await waitUntil(POLLIN)
                 continue
             default:
-                throw PasteboardError.io("cannot read the handed-off data: \(String(cString: strerror(failure)))")
+                throw PasteboardError.io("cannot read the handed-off data: \(SystemError.describe(failure))")
             }
             if count == 0 { return completed }
             try await chunk(buffer)
@@ -95,7 +96,7 @@ final class HandoffStream {
                     try await settle(failure)
                     continue
                 }
-                throw PasteboardError.io("cannot read \(path): \(String(cString: strerror(failure)))")
+                throw PasteboardError.io("cannot read \(path): \(SystemError.describe(failure))")
             }
             sent(count)
         }
@@ -107,7 +108,7 @@ final class HandoffStream {
         case 0, EINTR: return
         case EAGAIN: try await waitUntil(POLLOUT)
         case EPIPE, ECONNRESET: throw CancellationError()
-        default: throw PasteboardError.io("cannot send the handed-off data: \(String(cString: strerror(failure)))")
+        default: throw PasteboardError.io("cannot send the handed-off data: \(SystemError.describe(failure))")
         }
     }
 

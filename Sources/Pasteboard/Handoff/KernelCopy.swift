@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
+import PasteboardSystem
 internal import PasteboardProtocol
 
 /// A handed-off stored file copied into an output descriptor inside the kernel (copy_file_range
@@ -35,7 +36,7 @@ package enum KernelCopy {
                 let code = errno
                 if completed == 0, [EINVAL, ENOSYS, EOPNOTSUPP, EXDEV].contains(code) { return nil }
                 if code == EPIPE { throw OutputClosed() }
-                throw PasteboardError.io("cannot write the handed-off data: \(String(cString: strerror(code)))")
+                throw PasteboardError.io("cannot write the handed-off data: \(SystemError.describe(code))")
             }
             if sent == 0 { return completed }
             completed += sent

@@ -1,4 +1,5 @@
 internal import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// A source that keeps its items on a pasteboard for as long as it runs, serving their promised

@@ -1,5 +1,6 @@
 internal import NIOCore
 internal import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// The promised representations a connection has put on pasteboards, and the serving of the

@@ -5,6 +5,7 @@ import Musl
 #endif
 package import NIOCore
 package import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import Synchronization
 
@@ -109,7 +110,7 @@ public final class RepresentationWriter: @unchecked Sendable {
     /// Streams the file at `path`, a chunk at a time, declaring its size first.
     public func writeFile(at path: String) async throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PasteboardError.io("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw PasteboardError.io("cannot read \(path): \(SystemError.current)") }
         defer { close(fd) }
         var info = stat()
         let isRegular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
@@ -129,7 +130,7 @@ public final class RepresentationWriter: @unchecked Sendable {
                     if errno != EINTR { failure = errno; return 0 }
                 }
             }
-            if failure != 0 { throw PasteboardError.io("cannot read \(path): \(String(cString: strerror(failure)))") }
+            if failure != 0 { throw PasteboardError.io("cannot read \(path): \(SystemError.describe(failure))") }
             if count == 0 { return }
             try await write(buffer)
         }

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 internal import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// A representation loaded into a file. A temporary copy is deleted when this object goes away
@@ -29,7 +30,7 @@ public final class LoadedFile: Sendable {
     public func move(to destination: String) throws {
         try state.withLock { state in
             guard rename(state.path, destination) == 0 else {
-                throw PasteboardError.io("cannot move \(state.path) to \(destination): \(String(cString: strerror(errno)))")
+                throw PasteboardError.io("cannot move \(state.path) to \(destination): \(SystemError.current)")
             }
             state = (destination, true)
         }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import PasteboardSystem
 
 /// Writing a small file of the user's configuration whole or not at all: into a directory made
 /// (0700) where missing and checked to be the user's own, through a hidden temporary file beside
@@ -80,6 +81,6 @@ enum OwnFileWriter {
 
     /// `PasteboardError.io` with `what` and the reason `errno` gives.
     private static func failure(_ what: String) -> PasteboardError {
-        PasteboardError.io("\(what): \(String(cString: strerror(errno)))")
+        PasteboardError.io("\(what): \(SystemError.current)")
     }
 }

@@ -5,6 +5,7 @@ import Musl
 #endif
 internal import NIOCore
 internal import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 #if canImport(FoundationEssentials)
@@ -132,11 +133,11 @@ struct RepresentationLoader: Sendable {
         item: Int = 0, accepting: [TypeIdentifier], openInPlace: Bool = false,
         directory: String? = nil, progress: (LoadProgress) -> Void = { _ in }
     ) async throws -> LoadedFile {
-        let directory = directory ?? SocketLocation.environmentValue("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = directory ?? ProcessEnvironment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(directory)/pasteboard-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw PasteboardError.io("cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+            throw PasteboardError.io("cannot create a temporary file in \(directory): \(SystemError.current)")
         }
         let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var closed = false
@@ -152,7 +153,7 @@ struct RepresentationLoader: Sendable {
             // Private while the bytes arrived; complete, it is the caller's file like any other.
             fchmod(fd, NewFileMode.regularFile)
             closed = true
-            guard close(fd) == 0 else { throw PasteboardError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard close(fd) == 0 else { throw PasteboardError.io("cannot write \(path): \(SystemError.current)") }
             return LoadedFile(path: path, header: header, isOriginal: false)
         } catch {
             unlink(path)
@@ -183,7 +184,7 @@ enum FileOutput {
                 let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    throw PasteboardError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+                    throw PasteboardError.io("cannot write \(path): \(SystemError.current)")
                 }
                 offset += written
             }

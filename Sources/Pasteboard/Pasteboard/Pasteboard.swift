@@ -67,14 +67,6 @@ public struct Pasteboard: Sendable {
         return ok.changeCount ?? 0
     }
 
-    /// `path` made absolute against the current directory.
-    static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return directory == "/" ? "/" + path : directory + "/" + path
-    }
 
     /// The pasteboard's current content first, then every change from now on, until the
     /// consuming task stops iterating (the first element lets a view show what is there

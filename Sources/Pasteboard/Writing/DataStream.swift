@@ -5,6 +5,7 @@ import Musl
 #endif
 import CPasteboardSystem
 package import NIOCore
+import PasteboardSystem
 import Synchronization
 
 /// The bytes of an eager representation read from a descriptor (a file, a pipe) while they are
@@ -36,7 +37,7 @@ public final class DataStream: Sendable {
     /// unreadable file (or a directory) is reported here rather than half-way through a write.
     public convenience init(contentsOfFile path: String) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PasteboardError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw PasteboardError.io("cannot open \(path): \(SystemError.current)") }
         try self.init(descriptor: fd, prefix: [], name: path)
     }
 
@@ -51,7 +52,7 @@ public final class DataStream: Sendable {
     package init(descriptor: Int32, prefix: [ByteBuffer], name: String) throws(PasteboardError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.current
             close(descriptor)
             throw PasteboardError.io("cannot read \(name): \(reason)")
         }
@@ -149,7 +150,7 @@ public final class DataStream: Sendable {
                 if failure == EINTR { continue }
                 if failure != 0 {
                     state.atEnd = true
-                    throw PasteboardError.io("cannot read \(name): \(String(cString: strerror(failure)))")
+                    throw PasteboardError.io("cannot read \(name): \(SystemError.describe(failure))")
                 }
                 state.delivered += got
                 if got == 0 {

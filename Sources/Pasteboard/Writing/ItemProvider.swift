@@ -1,5 +1,6 @@
 internal import NIOCore
 internal import PasteboardProtocol
+import FoundationEssentials
 import PasteboardTypes
 
 /// An item a source puts on a pasteboard: its representations in fidelity order (best first),

@@ -1,6 +1,7 @@
 internal import NIOCore
 internal import NIOPosix
 internal import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Items on their way to the daemon (in a `write`, `drag` or `add`): their wire descriptions,
@@ -43,7 +44,7 @@ struct ItemUpload: Sendable {
             case .promise(let handler, let observer):
                 info.promise = try promise(handler, observer)
             case .file(let path, let openInPlace):
-                info.file = Pasteboard.absolute(path)
+                info.file = LexicalPath.absolute(path)
                 info.openInPlace = openInPlace ? true : nil
             }
             representations.append(info)

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PasteboardSystem
 
 /// Why a configuration cannot be used: the file cannot be read, or a line or an option in it is wrong.
 package enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -18,7 +19,7 @@ package enum ConfigurationError: Error, Sendable, Equatable, CustomStringConvert
     package var description: String {
         switch self {
         case .unreadable(let path, let code):
-            return "cannot read configuration file \(path): \(String(cString: strerror(code)))"
+            return "cannot read configuration file \(path): \(SystemError.describe(code))"
         case .notRegularFile(let path):
             return "configuration file \(path) is not a regular file"
         case .invalid(.file(let path, let line), let key, let reason):

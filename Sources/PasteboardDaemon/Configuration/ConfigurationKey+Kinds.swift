@@ -1,5 +1,5 @@
 import Logging
-import PasteboardProtocol
+import PasteboardSystem
 
 /// The kinds of value a key takes: sizes, counts, seconds, yes/no, a log level, a directory.
 extension ConfigurationKey {

@@ -27,7 +27,7 @@ package enum DaemonError: Error, Sendable, CustomStringConvertible {
         case .unsafeFile(let path, let reason):
             "refusing to use \(path): \(reason)"
         case .system(let operation, let path, let code):
-            "\(operation) \(path): \(String(cString: strerror(code)))"
+            "\(operation) \(path): \(SystemError.describe(code))"
         case .socketActivation(let reason):
             "cannot serve the socket systemd passed (LISTEN_FDS): \(reason)"
         }
@@ -39,3 +39,4 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PasteboardSystem

@@ -1,4 +1,4 @@
-import PasteboardProtocol
+import PasteboardSystem
 
 extension Double {
     /// A number of seconds for messages: "10 seconds", "0.5 seconds", "1 second".

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// Closes a connection that takes too long to say `hello`, or that stays idle too long: no frame

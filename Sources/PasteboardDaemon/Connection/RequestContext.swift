@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
 
 /// What the request handlers of one connection share: the store, where answers go, the
 /// requests running as tasks, the client as the store sees it, and the configuration each

@@ -1,3 +1,4 @@
+import Logging
 import PasteboardProtocol
 
 /// A connection's inbound loop after the handshake: sorts each frame by its request id and

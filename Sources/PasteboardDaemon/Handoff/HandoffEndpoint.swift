@@ -5,6 +5,7 @@ import Musl
 #endif
 import CPasteboardSystem
 import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// One connection's hand-off socket, as the daemon sees it: the socket the client attached
@@ -65,7 +66,7 @@ final class HandoffEndpoint: Sendable {
             return pasteboard_send_descriptor(socket, &payload, 4, descriptor)
         }
         guard sent == 4 else {
-            throw ProtocolError(.sourceUnavailable, "cannot pass a descriptor over the hand-off socket: \(String(cString: strerror(errno)))")
+            throw ProtocolError(.sourceUnavailable, "cannot pass a descriptor over the hand-off socket: \(SystemError.current)")
         }
     }
 

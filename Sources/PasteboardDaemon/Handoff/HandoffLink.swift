@@ -5,6 +5,7 @@ import Musl
 #endif
 import CPasteboardSystem
 import PasteboardProtocol
+import PasteboardSystem
 
 /// The connected socket pair a handed-off transfer runs through: the source sends into one
 /// end, the destination receives from the other. The daemon only creates it and passes both
@@ -23,7 +24,7 @@ final class HandoffLink {
     init() throws(ProtocolError) {
         var fds: [Int32] = [-1, -1]
         guard pasteboard_make_transfer_pair(&fds, Self.buffer) == 0 else {
-            throw ProtocolError(.sourceUnavailable, "cannot create a socket pair for the transfer: \(String(cString: strerror(errno)))")
+            throw ProtocolError(.sourceUnavailable, "cannot create a socket pair for the transfer: \(SystemError.current)")
         }
         sourceEnd = fds[0]
         destinationEnd = fds[1]

@@ -1,3 +1,4 @@
+import PasteboardProtocol
 /// The general pasteboard's history in memory: the contents written to it, newest first, within
 /// its limits, and which entries' files must be written or removed.
 ///

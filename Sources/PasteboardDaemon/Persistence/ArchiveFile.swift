@@ -5,6 +5,7 @@ import Musl
 #endif
 import CPasteboardSystem
 import NIOCore
+import PasteboardSystem
 
 /// The framing of the daemon's files in the state directory (pasteboards and history entries).
 ///
@@ -35,7 +36,7 @@ enum ArchiveFile {
         if close(fd) != 0, failedErrno == nil { failedErrno = errno }
         if let failedErrno {
             unlink(temporary)
-            throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(failedErrno)))")
+            throw Failure(description: "cannot write \(temporary): \(SystemError.describe(failedErrno))")
         }
         guard rename(temporary, target) == 0 else {
             let error = failure("rename into place", target)
@@ -145,6 +146,6 @@ enum ArchiveFile {
     }
 
     static func failure(_ operation: String, _ path: String) -> Failure {
-        Failure(description: "cannot \(operation) \(path): \(String(cString: strerror(errno)))")
+        Failure(description: "cannot \(operation) \(path): \(SystemError.current)")
     }
 }

@@ -4,7 +4,9 @@ import Glibc
 import Musl
 #endif
 import Logging
+import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Where the daemon keeps its named pasteboards on disk (`$XDG_STATE_HOME/pasteboard/`): one
@@ -108,7 +110,7 @@ package struct DurableStorage: Sendable {
             var info = stat()
             guard lstat(path, &info) == 0 else {
                 if errno != ENOENT {
-                    logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+                    logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(SystemError.current)"])
                 }
                 return nil
             }
@@ -118,7 +120,7 @@ package struct DurableStorage: Sendable {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_size >= 0 else {
-            logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+            logger.error("cannot read the journal", metadata: ["file": "\(path)", "error": "\(SystemError.current)"])
             return nil
         }
         let scanner = JournalScanner(bytes: JournalFileBytes(fd: fd, count: Int(info.st_size)), source: path)
@@ -167,7 +169,7 @@ package struct DurableStorage: Sendable {
             return
         }
         guard rename(path, target) == 0 else {
-            logger.error("cannot set aside a damaged journal", metadata: ["file": "\(path)", "reason": "\(reason)", "error": "\(String(cString: strerror(errno)))"])
+            logger.error("cannot set aside a damaged journal", metadata: ["file": "\(path)", "reason": "\(reason)", "error": "\(SystemError.current)"])
             return
         }
         logger.error("set aside a damaged journal", metadata: ["file": "\(target)", "reason": "\(reason)"])
@@ -181,7 +183,7 @@ package struct DurableStorage: Sendable {
             return nil
         }
         guard case .success(let copy) = OwnFile.open(target, O_WRONLY | O_CREAT | O_EXCL) else {
-            logger.error("no copy of the damaged journal kept", metadata: ["file": "\(target)", "error": "\(String(cString: strerror(errno)))"])
+            logger.error("no copy of the damaged journal kept", metadata: ["file": "\(target)", "error": "\(SystemError.current)"])
             return nil
         }
         defer { close(copy) }
@@ -190,7 +192,7 @@ package struct DurableStorage: Sendable {
         while offset < size {
             let length = min(1 << 20, size - offset)
             guard let chunk = bytes.read(at: offset, length: length), ArchiveFile.writeAll(copy, [chunk]) == nil else {
-                logger.error("no copy of the damaged journal kept", metadata: ["file": "\(target)", "error": "\(String(cString: strerror(errno)))"])
+                logger.error("no copy of the damaged journal kept", metadata: ["file": "\(target)", "error": "\(SystemError.current)"])
                 unlink(target)
                 return nil
             }
@@ -204,7 +206,7 @@ package struct DurableStorage: Sendable {
     /// Every archive in the directory that passes its checks.
     private func loadArchives(registry: TypeRegistry, logger: Logger, spools: SpoolCatalog?) -> [NamedPasteboard] {
         guard let stream = opendir(directory) else {
-            logger.warning("cannot read the state directory", metadata: ["directory": "\(directory)", "error": "\(String(cString: strerror(errno)))"])
+            logger.warning("cannot read the state directory", metadata: ["directory": "\(directory)", "error": "\(SystemError.current)"])
             return []
         }
         defer { closedir(stream) }
@@ -216,7 +218,7 @@ package struct DurableStorage: Sendable {
                 if unlink(path) == 0 {
                     logger.notice("removed the remains of an interrupted write", metadata: ["file": "\(path)"])
                 } else {
-                    logger.warning("cannot remove the remains of an interrupted write", metadata: ["file": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+                    logger.warning("cannot remove the remains of an interrupted write", metadata: ["file": "\(path)", "error": "\(SystemError.current)"])
                 }
                 continue
             }

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import Logging
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Where the general pasteboard's history is kept on disk: `history/` in the state directory
@@ -38,7 +38,7 @@ struct HistoryStorage: Sendable {
             let code = errno
             if fd >= 0 { close(fd) }
             if code == ENOENT { return ([], []) }  // no entry was ever stored
-            logger.warning("cannot read the history directory", metadata: ["directory": "\(directory)", "error": "\(String(cString: strerror(code)))"])
+            logger.warning("cannot read the history directory", metadata: ["directory": "\(directory)", "error": "\(SystemError.describe(code))"])
             return ([], [])
         }
         defer { closedir(stream) }

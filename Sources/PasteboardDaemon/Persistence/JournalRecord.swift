@@ -1,6 +1,5 @@
 import NIOCore
 import PasteboardJSON
-import PasteboardProtocol
 import PasteboardTypes
 
 /// What one record of the journal holds (see `JournalFile`), told apart by its archive's magic:

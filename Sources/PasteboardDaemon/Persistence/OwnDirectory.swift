@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PasteboardProtocol
+import PasteboardSystem
 
 /// A directory the daemon keeps its files in (the socket directory, the state directory, its
 /// `history/`, its `data/`): private to the user (0700), and named by its role in every refusal, so the
@@ -28,7 +28,7 @@ package enum OwnDirectory {
         var info = stat()
         if status(path, &info, followsLink: followsLink) != 0 {
             guard errno == ENOENT else { throw .system(operation: "stat", path: path, errno: errno) }
-            let parent = SocketLocation.directory(of: path)
+            let parent = LexicalPath.directory(of: path)
             if parent != path, parent != "/", parent != "." { try prepareParent(parent) }
             if mkdir(path, 0o700) != 0, errno != EEXIST { throw .system(operation: "mkdir", path: path, errno: errno) }
             guard status(path, &info, followsLink: followsLink) == 0 else { throw .system(operation: "stat", path: path, errno: errno) }
@@ -59,7 +59,7 @@ package enum OwnDirectory {
     private static func prepareParent(_ path: String) throws(DaemonError) {
         var info = stat()
         if stat(path, &info) == 0 { return }
-        let parent = SocketLocation.directory(of: path)
+        let parent = LexicalPath.directory(of: path)
         if parent != path, parent != "/", parent != "." { try prepareParent(parent) }
         if mkdir(path, 0o700) != 0, errno != EEXIST { throw .system(operation: "mkdir", path: path, errno: errno) }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PasteboardSystem
 
 /// How the daemon opens a file of its own in one of its directories (the lock file, the
 /// journal, archives, history entries, their temporary files): never through a symbolic link
@@ -30,7 +31,7 @@ enum OwnFile {
     /// Why the open file `fd` is not a file of ours (a regular file owned by this user), or nil.
     static func problem(_ fd: Int32) -> String? {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return "cannot stat it: \(String(cString: strerror(errno)))" }
+        guard fstat(fd, &info) == 0 else { return "cannot stat it: \(SystemError.current)" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "it is not a regular file (it is \(kind(of: info.st_mode)))" }
         guard info.st_uid == getuid() else { return "it is owned by uid \(info.st_uid), not \(getuid())" }
         return nil

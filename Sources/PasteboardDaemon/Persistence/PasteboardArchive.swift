@@ -1,6 +1,6 @@
 import NIOCore
 import PasteboardJSON
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// One named pasteboard on disk: `<name>.pasteboard` in the state directory.

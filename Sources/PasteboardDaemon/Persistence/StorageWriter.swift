@@ -6,6 +6,7 @@ import Musl
 import Logging
 import NIOCore
 import NIOPosix
+import PasteboardSystem
 import Synchronization
 
 /// The one writer of the state directory: its pasteboards and the general pasteboard's
@@ -376,7 +377,7 @@ final class StorageWriter: Sendable {
         if let failedErrno {
             _ = ftruncate(fd, off_t(journal.end))
             journal.size = journal.end
-            return .failure(ArchiveFile.Failure(description: "cannot write \(journalPath): \(String(cString: strerror(failedErrno)))"))
+            return .failure(ArchiveFile.Failure(description: "cannot write \(journalPath): \(SystemError.describe(failedErrno))"))
         }
         journal.end = needed
         journal.size = max(journal.size, needed)
@@ -419,7 +420,7 @@ final class StorageWriter: Sendable {
             magic.writeBytes(JournalFile.magic)
             if let failedErrno = ArchiveFile.writeAll(fd, [magic]) ?? (fsync(fd) == 0 ? nil : errno) {
                 close(fd)
-                return .failure(ArchiveFile.Failure(description: "cannot write \(path): \(String(cString: strerror(failedErrno)))"))
+                return .failure(ArchiveFile.Failure(description: "cannot write \(path): \(SystemError.describe(failedErrno))"))
             }
             ArchiveFile.syncDirectory(directory)
         } else {
@@ -549,7 +550,7 @@ final class StorageWriter: Sendable {
         if let failedErrno = ArchiveFile.writeAll(fd, [records]) ?? (fsync(fd) == 0 ? nil : errno) {
             close(fd)
             unlink(temporary)
-            return .failure(ArchiveFile.Failure(description: "cannot write \(temporary): \(String(cString: strerror(failedErrno)))"))
+            return .failure(ArchiveFile.Failure(description: "cannot write \(temporary): \(SystemError.describe(failedErrno))"))
         }
         guard rename(temporary, journalPath) == 0 else {
             let failure = ArchiveFile.failure("rename into place", journalPath)

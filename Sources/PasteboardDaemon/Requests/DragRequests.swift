@@ -1,3 +1,4 @@
+import Logging
 import PasteboardProtocol
 
 /// The requests of drag and drop: `drag` and `add` (their items assembled by the connection

@@ -1,3 +1,4 @@
+import Logging
 import PasteboardProtocol
 
 /// The requests about the general pasteboard's history: `history`, `historySearch`,

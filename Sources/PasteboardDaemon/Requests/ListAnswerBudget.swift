@@ -1,3 +1,4 @@
+import NIOCore
 import PasteboardJSON
 import PasteboardProtocol
 

@@ -1,3 +1,4 @@
+import Logging
 import PasteboardProtocol
 
 /// The requests about the type registry: `types` (the declared types, a page at a time),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import PasteboardSystem
 
 /// A listening socket that systemd passed to the daemon (socket activation, as `sd_listen_fds`
 /// reads it): `LISTEN_PID` is this process, `LISTEN_FDS` counts the descriptors from 3, and
@@ -57,7 +58,7 @@ package struct ActivatedSocket: Sendable, Equatable {
         let subject = "descriptor \(descriptor)" + (name.map { " ('\($0)')" } ?? "")
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            throw .socketActivation("\(subject) is not open: \(String(cString: strerror(errno)))")
+            throw .socketActivation("\(subject) is not open: \(SystemError.current)")
         }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
             throw .socketActivation("\(subject) is not a socket but \(fileKind(info.st_mode))")
@@ -81,7 +82,7 @@ package struct ActivatedSocket: Sendable, Equatable {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(descriptor, SOL_SOCKET, option, &value, &length) == 0 else {
-            throw .socketActivation("\(subject): getsockopt: \(String(cString: strerror(errno)))")
+            throw .socketActivation("\(subject): getsockopt: \(SystemError.current)")
         }
         return value
     }

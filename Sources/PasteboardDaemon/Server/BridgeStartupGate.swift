@@ -1,4 +1,4 @@
-import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// Holds reads of the bridged pasteboards back while a desktop bridge that just started brings

@@ -5,8 +5,8 @@ import Musl
 #endif
 import CPasteboardSystem
 import Dispatch
-import Logging
-import PasteboardProtocol
+public import Logging
+import PasteboardSystem
 import ServiceLifecycle
 
 /// Starts the desktop bridge (`pasteboard-bridge`) as a child process when the daemon's
@@ -71,7 +71,7 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
         while !(Task.isCancelled || Task.isShuttingDownGracefully) {
             let started = ContinuousClock.now
             guard let lifeline = BridgeLifeline() else {
-                logger.error("cannot start the desktop bridge", metadata: ["reason": "no pipe for its lifeline: \(String(cString: strerror(errno)))", "in": "\(delay)"])
+                logger.error("cannot start the desktop bridge", metadata: ["reason": "no pipe for its lifeline: \(SystemError.current)", "in": "\(delay)"])
                 try? await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(60))
                 continue
@@ -123,7 +123,7 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
         let pid = pasteboard_spawn_child(executable, &argv, &envp, null, lifeline.childEnd)
         lifeline.childStarted()
         guard pid > 0 else {
-            logger.error("cannot start the desktop bridge", metadata: ["executable": "\(executable)", "reason": "\(String(cString: strerror(errno)))"])
+            logger.error("cannot start the desktop bridge", metadata: ["executable": "\(executable)", "reason": "\(SystemError.current)"])
             return nil
         }
         return pid

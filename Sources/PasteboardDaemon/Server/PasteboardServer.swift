@@ -3,11 +3,12 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Logging
-import NIOCore
+public import Logging
+public import NIOCore
 import NIOPosix
 import PasteboardProtocol
-import PasteboardTypes
+import PasteboardSystem
+public import PasteboardTypes
 import ServiceLifecycle
 import Synchronization
 
@@ -41,7 +42,7 @@ package final class PasteboardServer: Service, Sendable {
                 activatedSocket: ActivatedSocket? = nil, logLevel: LogLevelControl? = nil) throws(DaemonError) {
         var configuration = configuration
         if let activatedSocket { configuration.socketPath = activatedSocket.path }
-        try SocketDirectory.prepare(SocketLocation.directory(of: configuration.socketPath))
+        try SocketDirectory.prepare(LexicalPath.directory(of: configuration.socketPath))
         self.lock = try InstanceLock(socketPath: configuration.socketPath)
         self.live = LiveConfiguration(configuration, logLevel: logLevel)
         // The state directory is this daemon's alone before anything in it is read.

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PasteboardProtocol
 
 /// The directory holding the daemon's socket and lock file: private to the user (0700).
 package enum SocketDirectory {

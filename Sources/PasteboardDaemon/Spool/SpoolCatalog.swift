@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Logging
+import PasteboardProtocol
 
 /// The stored files the archives, journal records and history entries read at start name,
 /// each opened once: a pasteboard and the history entries holding the same bytes share one

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import PasteboardProtocol
+import PasteboardSystem
 
 /// `<state>/data`, open: the directory the spool files live in, held by descriptor so that
 /// every name is resolved in it (`openat`, `linkat`, `unlinkat`) and a directory swapped in
@@ -24,7 +25,7 @@ final class SpoolDirectory: Sendable {
             throw ProtocolError(.storageFailed, error.description)
         }
         guard let fd = Self.open(path) else {
-            throw ProtocolError(.storageFailed, "cannot open the data directory \(path): \(String(cString: strerror(errno)))")
+            throw ProtocolError(.storageFailed, "cannot open the data directory \(path): \(SystemError.current)")
         }
         var info = stat()
         do throws(DaemonError) {

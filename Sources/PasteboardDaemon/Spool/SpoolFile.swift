@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// One stored representation's file, `<state>/data/<id>.bytes`, complete and (when
@@ -77,13 +78,13 @@ package final class SpoolFile: Sendable {
         let path = directory.path(of: name)
         let fd = openat(directory.fd, name, O_RDONLY | OwnFile.flags)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "it is a symbolic link" : String(cString: strerror(errno))
+            let reason = errno == ELOOP ? "it is a symbolic link" : SystemError.current
             throw Unusable(description: "cannot open \(path): \(reason)")
         }
         var info = stat()
         let problem: String?
         if fstat(fd, &info) != 0 {
-            problem = "cannot stat \(path): \(String(cString: strerror(errno)))"
+            problem = "cannot stat \(path): \(SystemError.current)"
         } else if info.st_mode & S_IFMT != S_IFREG {
             problem = "\(path) is not a regular file (it is \(OwnFile.kind(of: info.st_mode)))"
         } else if info.st_uid != getuid() {

@@ -1,4 +1,5 @@
 import PasteboardProtocol
+import PasteboardSystem
 
 /// The free-space rule: a write may use the disk only while `SpoolPolicy.freeSpaceReserve`
 /// stays free, so the daemon refuses a copy early and clearly (`storage-failed`) instead of

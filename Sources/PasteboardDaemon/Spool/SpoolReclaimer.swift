@@ -1,3 +1,4 @@
+import PasteboardProtocol
 import Synchronization
 
 /// Removes spool files nothing refers to any more.

@@ -5,6 +5,7 @@ import Musl
 #endif
 import Logging
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import Synchronization
 
@@ -81,7 +82,7 @@ final class SpoolStore: Sendable {
         var head = [UInt8](repeating: 0, count: min(size, SpoolPolicy.headLength))
         let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard got == head.count else {
-            let reason = got < 0 ? String(cString: strerror(errno)) : "it ended after \(got) of \(head.count) bytes"
+            let reason = got < 0 ? SystemError.current : "it ended after \(got) of \(head.count) bytes"
             throw ProtocolError(.storageFailed, "cannot read \(directory.path(of: name)): \(reason)")
         }
         return SpoolFile(id: id, size: size, head: head, durable: true, named: true, directory: directory, reclaimer: reclaimer)
@@ -109,7 +110,7 @@ final class SpoolStore: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno != ENOENT {
-                logger.warning("cannot read the data directory", metadata: ["directory": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+                logger.warning("cannot read the data directory", metadata: ["directory": "\(path)", "error": "\(SystemError.current)"])
             }
             return Sweep()
         }
@@ -123,7 +124,7 @@ final class SpoolStore: Sendable {
         let listing = dup(directory.fd)
         guard listing >= 0, let stream = fdopendir(listing) else {
             if listing >= 0 { close(listing) }
-            logger.warning("cannot list the data directory", metadata: ["directory": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+            logger.warning("cannot list the data directory", metadata: ["directory": "\(path)", "error": "\(SystemError.current)"])
             return Sweep()
         }
         defer { closedir(stream) }

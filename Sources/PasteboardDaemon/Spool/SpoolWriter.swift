@@ -6,6 +6,7 @@ import Musl
 import CPasteboardSystem
 import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// The open file of one spool being written and what has happened to it: the part of a
@@ -49,12 +50,12 @@ final class SpoolWriter: Sendable {
         if fd < 0 {
             let code = errno
             guard [EOPNOTSUPP, EISDIR, ENOENT, EINVAL].contains(code) else {
-                throw ProtocolError(.storageFailed, "cannot create a file in \(directory.path): \(String(cString: strerror(code)))")
+                throw ProtocolError(.storageFailed, "cannot create a file in \(directory.path): \(SystemError.describe(code))")
             }
             let name = id + SpoolFile.temporarySuffix
             fd = openat(directory.fd, name, O_RDWR | O_CREAT | O_EXCL | OwnFile.flags, 0o600)
             guard fd >= 0 else {
-                throw ProtocolError(.storageFailed, "cannot create \(directory.path(of: name)): \(String(cString: strerror(errno)))")
+                throw ProtocolError(.storageFailed, "cannot create \(directory.path(of: name)): \(SystemError.current)")
             }
             temporaryName = name
         }
@@ -115,7 +116,7 @@ final class SpoolWriter: Sendable {
             }
             return nil
         }
-        if let code { return fail("cannot write \(path): \(String(cString: strerror(code)))") }
+        if let code { return fail("cannot write \(path): \(SystemError.describe(code))") }
         let (writeback, checksFree) = state.withLock { state -> (Range<Int>?, Bool) in
             state.written = start + count
             if state.head.count < SpoolPolicy.headLength {
@@ -164,7 +165,7 @@ final class SpoolWriter: Sendable {
         }
         let name = SpoolFile.name(of: id)
         if durable {
-            guard fdatasync(fd) == 0 else { throw failAndDiscard("cannot sync \(path): \(String(cString: strerror(errno)))") }
+            guard fdatasync(fd) == 0 else { throw failAndDiscard("cannot sync \(path): \(SystemError.current)") }
             system.observe(.dataSync)
         }
         let linked: Int32
@@ -173,14 +174,14 @@ final class SpoolWriter: Sendable {
         } else {
             linked = pasteboard_link_tmpfile(fd, directory.fd, name)
         }
-        guard linked == 0 else { throw failAndDiscard("cannot name \(path): \(String(cString: strerror(errno)))") }
+        guard linked == 0 else { throw failAndDiscard("cannot name \(path): \(SystemError.current)") }
         system.observe(.link)
         state.withLock { $0.closed = true }
         close(fd)
         if durable {
             if let code = directory.sync() {
                 directory.remove(name)
-                throw ProtocolError(.storageFailed, "cannot sync \(directory.path): \(String(cString: strerror(code)))")
+                throw ProtocolError(.storageFailed, "cannot sync \(directory.path): \(SystemError.describe(code))")
             }
             system.observe(.directorySync)
         }

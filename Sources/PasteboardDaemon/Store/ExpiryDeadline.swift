@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PasteboardProtocol
+import PasteboardSystem
 
 /// When a pasteboard's content expires (`pb copy --expire`): a wall-clock time, kept with the
 /// content in its archive and journal record, so a daemon that restarts still clears the

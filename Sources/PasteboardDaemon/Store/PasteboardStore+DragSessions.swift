@@ -1,4 +1,5 @@
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Drag sessions: lifted by a source, grown while in flight, dropped by one destination,

@@ -1,4 +1,5 @@
 import Logging
+import PasteboardProtocol
 
 /// Content that expires (`write` with `expire`, `pb copy --expire`): cleared at its deadline
 /// unless the pasteboard changed meanwhile. The deadline is stored with the content (see

@@ -5,7 +5,8 @@ import Musl
 #endif
 import Logging
 import NIOPosix
-import PasteboardProtocol
+public import PasteboardProtocol
+import PasteboardSystem
 
 /// The general pasteboard's history: recorded as the pasteboard is written, kept within its
 /// limits, stored in `history/` of the state directory when the store is durable, and served

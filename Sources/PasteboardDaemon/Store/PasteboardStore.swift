@@ -3,9 +3,10 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Logging
-import PasteboardProtocol
-import PasteboardTypes
+public import Logging
+public import PasteboardProtocol
+import PasteboardSystem
+public import PasteboardTypes
 
 /// All named pasteboards of one daemon, and the watchers of each.
 package actor PasteboardStore {

@@ -1,6 +1,6 @@
-import NIOCore
-import PasteboardProtocol
-import PasteboardTypes
+public import NIOCore
+public import PasteboardProtocol
+public import PasteboardTypes
 
 /// One representation of an item as the daemon holds it.
 ///

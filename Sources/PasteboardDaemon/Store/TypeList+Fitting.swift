@@ -1,4 +1,5 @@
 import PasteboardProtocol
+import PasteboardTypes
 
 extension TypeList {
     /// A `type-list` answer of the declarations of `infos`, in order, as many as fit in one

@@ -6,6 +6,7 @@ import Musl
 import NIOCore
 import NIOPosix
 import PasteboardProtocol
+import PasteboardSystem
 
 /// A file the daemon reads for a file representation, off the event loops and the
 /// cooperative pool (blocking reads run on NIO's thread pool).
@@ -89,6 +90,6 @@ struct FileSource: ~Copyable {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> ProtocolError {
-        ProtocolError(.sourceUnavailable, "cannot read \(path): \(String(cString: strerror(code)))")
+        ProtocolError(.sourceUnavailable, "cannot read \(path): \(SystemError.describe(code))")
     }
 }

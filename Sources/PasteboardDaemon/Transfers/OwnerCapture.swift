@@ -1,6 +1,8 @@
 import Logging
 import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
+import PasteboardTypes
 
 /// What happens when a source relinquishes its promises before it leaves (like the X11
 /// clipboard manager's SAVE_TARGETS): the daemon asks it for the bytes of every representation

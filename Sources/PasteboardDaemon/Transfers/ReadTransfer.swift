@@ -1,5 +1,6 @@
 import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Serves one `read`: negotiates the representation, announces it, and streams its bytes

@@ -1,4 +1,5 @@
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// The most bytes one eager representation of a write may have, and the `too-large` error that

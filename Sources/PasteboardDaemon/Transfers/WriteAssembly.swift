@@ -5,6 +5,7 @@ import Musl
 #endif
 import NIOCore
 import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Collects the data frames of one `write`, `drag` or `add` request into items, checking limits
@@ -306,13 +307,13 @@ final class WriteAssembly {
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(String(cString: strerror(errno)))")
+            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(SystemError.current)")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): not a regular file")
         }
         guard access(path, R_OK) == 0 else {
-            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(String(cString: strerror(errno)))")
+            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(SystemError.current)")
         }
         return Int(info.st_size)
     }

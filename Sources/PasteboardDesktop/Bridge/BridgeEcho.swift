@@ -1,4 +1,4 @@
-import PasteboardTypes
+public import PasteboardTypes
 
 /// Which changes of a pasteboard the bridge made itself, so the desktop side does not take the
 /// selection back for them: without it, an application's copy would come in (the importer

@@ -1,4 +1,4 @@
-import PasteboardProtocol
+public import PasteboardSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc

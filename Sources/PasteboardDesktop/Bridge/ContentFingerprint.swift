@@ -1,4 +1,4 @@
-import PasteboardTypes
+public import PasteboardTypes
 import Synchronization
 
 /// What identifies a desktop offer's content without fetching it all: its mapped types in

@@ -1,5 +1,5 @@
-import PasteboardWayland
-import PasteboardX11
+public import PasteboardWayland
+public import PasteboardX11
 
 /// The display the bridge serves once it connected: which one, through which protocol.
 public enum DesktopBackend: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Pasteboard
-import PasteboardProtocol
+public import PasteboardDesktopTypes
+import PasteboardSystem
 import PasteboardTypes
 import PasteboardWayland
 import PasteboardX11

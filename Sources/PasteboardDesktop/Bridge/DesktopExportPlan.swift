@@ -1,4 +1,5 @@
-import PasteboardTypes
+public import PasteboardDesktopTypes
+public import PasteboardTypes
 
 /// What the bridge offers the desktop for a pasteboard item: the targets (X11) or MIME types
 /// (Wayland), in the item's order of fidelity, and where each one's bytes come from. Pure code,

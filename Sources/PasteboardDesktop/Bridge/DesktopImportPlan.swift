@@ -1,5 +1,5 @@
-import PasteboardProtocol
-import PasteboardTypes
+public import PasteboardDesktopTypes
+public import PasteboardTypes
 
 /// Which representations of a desktop owner's offer are captured at once and which stay lazy
 /// promises: pure code, decided from the offer alone, so it is testable without a display.
@@ -61,7 +61,7 @@ public struct DesktopImportPlan: Sendable, Equatable {
     }
 
     /// The type `x-kde-passwordManagerHint` is declared as.
-    static let passwordManagerHintType = SensitivityMarker.kdePasswordManagerHint
+    static let passwordManagerHintType = DesktopTypeMapping.passwordManagerHintType
 
     /// Whether the item is a secret once the `captured` bytes are known: by the offer's names,
     /// or by its KDE hint's captured value (`secret`, or not captured at all).

@@ -1,4 +1,4 @@
-import Pasteboard
+public import Pasteboard
 
 /// One lane of the desktop bridge: a loop that carries one selection one way (or, for the X11
 /// clipboard manager, keeps it) over a connection to the daemon, reporting what it does as

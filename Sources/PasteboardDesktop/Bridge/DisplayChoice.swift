@@ -1,4 +1,4 @@
-import PasteboardX11
+public import PasteboardX11
 import PasteboardWayland
 
 /// Which displays the bridge may serve, read from the environment the way each display's own
@@ -37,7 +37,7 @@ public struct DisplayChoice: Sendable, Equatable {
         notes = []
         if let display = environment["WAYLAND_DISPLAY"], !display.isEmpty {
             do {
-                candidates.append(.wayland(socketPath: try PasteboardWayland.SocketLocation.resolve(environment: environment)))
+                candidates.append(.wayland(socketPath: try CompositorSocket.resolve(environment: environment)))
             } catch {
                 notes.append("WAYLAND_DISPLAY=\(display) is not used: \(error)")
             }

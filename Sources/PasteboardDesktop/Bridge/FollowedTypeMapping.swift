@@ -1,4 +1,5 @@
-import Pasteboard
+public import Pasteboard
+public import PasteboardDesktopTypes
 import PasteboardTypes
 import Synchronization
 

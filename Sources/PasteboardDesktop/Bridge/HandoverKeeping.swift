@@ -1,4 +1,4 @@
-import PasteboardTypes
+public import PasteboardTypes
 
 /// How the clipboard manager keeps what an exiting application handed over: pure decision from
 /// what the pasteboard holds, testable without a display or daemon.

@@ -1,4 +1,4 @@
-import PasteboardWayland
+public import PasteboardWayland
 
 extension DesktopSelection {
     /// The Wayland selection it is: the seat's selection, or its primary selection.

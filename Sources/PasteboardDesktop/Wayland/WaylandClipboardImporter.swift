@@ -1,5 +1,6 @@
-import Pasteboard
-import PasteboardTypes
+public import Pasteboard
+public import PasteboardDesktopTypes
+public import PasteboardTypes
 import PasteboardWayland
 
 /// The first direction of the Wayland bridge: a desktop application's copy becomes a pasteboard

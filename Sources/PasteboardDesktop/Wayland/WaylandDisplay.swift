@@ -1,4 +1,5 @@
-import PasteboardWayland
+public import PasteboardSystem
+public import PasteboardWayland
 import PasteboardX11
 
 /// Where the bridge finds the Wayland compositor and how long it waits on it and on selection
@@ -22,7 +23,7 @@ public struct WaylandDisplay: Sendable {
     /// The socket path the bridge connects to.
     public func resolvedSocketPath() throws(WaylandError) -> String {
         if let socketPath { return socketPath }
-        return try SocketLocation.resolve(environment: environment)
+        return try CompositorSocket.resolve(environment: environment)
     }
 
     /// A new data-control connection for `selection`, its current selections known; fails with

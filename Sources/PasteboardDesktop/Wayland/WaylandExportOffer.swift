@@ -1,4 +1,5 @@
-import PasteboardTypes
+public import PasteboardDesktopTypes
+public import PasteboardTypes
 import PasteboardWayland
 
 /// What the bridge's Wayland source offers for a pasteboard item, and what it serves for each

@@ -1,4 +1,4 @@
-import PasteboardX11
+public import PasteboardX11
 import Synchronization
 
 /// The X11 windows the bridge itself owns selections with. An owner change to one of them is

@@ -1,3 +1,4 @@
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 

@@ -1,4 +1,5 @@
 import Pasteboard
+import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 

@@ -1,5 +1,6 @@
-import Pasteboard
-import PasteboardTypes
+public import Pasteboard
+public import PasteboardDesktopTypes
+public import PasteboardTypes
 import PasteboardX11
 
 /// The first direction of the X11 bridge: a desktop application's copy becomes a pasteboard item.

@@ -1,5 +1,6 @@
-import Pasteboard
-import PasteboardTypes
+public import Pasteboard
+public import PasteboardDesktopTypes
+public import PasteboardTypes
 import PasteboardX11
 
 /// The X11 clipboard-manager duty (the freedesktop ClipboardManager specification): the bridge

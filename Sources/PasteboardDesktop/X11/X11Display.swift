@@ -1,3 +1,4 @@
+public import PasteboardSystem
 import PasteboardX11
 
 /// Where the bridge finds the X server and how long it waits on owners: what every connection

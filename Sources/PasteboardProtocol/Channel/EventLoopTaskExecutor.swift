@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// Runs a task's jobs on one SwiftNIO event loop: the loop its connection's channel lives on.
 ///

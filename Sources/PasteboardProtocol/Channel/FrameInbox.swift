@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// Cuts a channel's inbound bytes into frames (see `FrameAssembler`) and hands them, in order,
 /// to the one task that reads them.

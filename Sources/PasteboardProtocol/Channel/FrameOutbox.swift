@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// Sends frames on a framed channel, in order, from any task.
 ///

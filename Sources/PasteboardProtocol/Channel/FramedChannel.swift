@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// A connection's channel with frames as its unit: the inbox its frames arrive in (or the
 /// function they are routed to), the outbox that sends them, and the async channel that

@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// One unit on the wire: a header (length, kind, flags, request id) and a payload.
 ///

@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// Reasons a byte stream is not a valid sequence of frames. Each is fatal to the connection.
 public enum FrameError: Error, Equatable, Sendable, CustomStringConvertible {

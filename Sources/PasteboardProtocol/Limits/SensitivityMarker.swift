@@ -1,4 +1,4 @@
-import PasteboardTypes
+public import PasteboardTypes
 
 /// The representations by which a copy marks itself secret without the `sensitive` flag, as
 /// password managers write them on the desktop clipboards; the daemon treats such an item as it

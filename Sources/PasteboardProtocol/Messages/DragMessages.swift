@@ -1,4 +1,4 @@
-import PasteboardJSON
+public import PasteboardJSON
 
 /// What a drop does with the dragged items (UIKit's UIDropOperation, without the refusals).
 public enum DragOperation: String, Sendable, Equatable, Hashable, Codable, JSONField, CaseIterable {

@@ -1,4 +1,4 @@
-import PasteboardJSON
+public import PasteboardJSON
 
 /// Stable error codes carried by `error` messages. The raw values are part of protocol v1:
 /// they never change meaning, and clients may match on them.

@@ -1,4 +1,4 @@
-import PasteboardJSON
+public import PasteboardJSON
 
 /// `history`: describe the general pasteboard's history, newest first, from entry `start` on
 /// (absent: 0, the newest); a `history-list` that says `more` continues one past its last

@@ -1,5 +1,5 @@
-import PasteboardJSON
-import PasteboardTypes
+public import PasteboardJSON
+public import PasteboardTypes
 
 /// Control messages of protocol v1. On the wire each is one JSON object whose `op` member
 /// names the case and whose other members are the payload's fields (see pasteboard-protocol(7)).

@@ -1,5 +1,5 @@
-import PasteboardJSON
-import PasteboardTypes
+public import PasteboardJSON
+public import PasteboardTypes
 
 /// Declarations travel in `declare` and `type-list` as members of their messages, read and
 /// written as declaration files' are (`TypeDeclaration.init(declarationJSON:at:)`). The

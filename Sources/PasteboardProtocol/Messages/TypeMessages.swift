@@ -1,5 +1,5 @@
-import PasteboardJSON
-import PasteboardTypes
+public import PasteboardJSON
+public import PasteboardTypes
 
 /// `types`: describe the daemon's type declarations, from declaration `start` on (absent: 0);
 /// a `type-list` that says `more` continues with `start` advanced by the declarations received.

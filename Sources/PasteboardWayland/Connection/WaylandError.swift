@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardSystem
 
 /// Everything that ends a Wayland connection or one transfer, each saying what happened in
 /// terms a user can act on (which socket, which object, which MIME type).
@@ -113,6 +114,6 @@ public enum WaylandError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     private static func reason(_ errno: Int32) -> String {
-        String(cString: strerror(errno))
+        SystemError.current
     }
 }

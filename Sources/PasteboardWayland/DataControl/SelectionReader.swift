@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Reads the desktop's selections through data control: the current offers of the clipboard and
 /// the primary selection, their changes as they happen, and the bytes of one MIME type on demand.
@@ -19,7 +20,7 @@ public final class SelectionReader: Sendable {
     /// Throws ``WaylandError/noDataControl`` for a compositor without a data-control protocol,
     /// so the caller can report it once and fall back to X11.
     public convenience init(environment: [String: String], timeout: Duration = .seconds(5)) throws(WaylandError) {
-        try self.init(socketPath: try SocketLocation.resolve(environment: environment), timeout: timeout)
+        try self.init(socketPath: try CompositorSocket.resolve(environment: environment), timeout: timeout)
     }
 
     /// Connects to the compositor's socket at `socketPath`; see ``init(environment:timeout:)``.

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+public import PasteboardSystem
 #endif
 
 /// A connection to an X server: setup, sequence numbers, replies matched to their requests,
@@ -460,20 +461,6 @@ public final class X11Connection {
 private enum StoredAnswer {
     case reply([UInt8])
     case error(X11ProtocolError)
-}
-
-/// The process environment as a dictionary, read without Foundation.
-public enum ProcessEnvironment {
-    public static func current() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") { result[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
-            pointer += 1
-        }
-        return result
-    }
 }
 
 extension String {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardSystem
 
 /// A connected stream socket to the X server, read and written with plain system calls.
 ///
@@ -152,7 +153,7 @@ final class X11Socket {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .connectionClosed("write failed: \(String(cString: strerror(errno)))")
+                throw .connectionClosed("write failed: \(SystemError.current)")
             }
             written += count
         }
@@ -169,7 +170,7 @@ final class X11Socket {
             let count = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .connectionClosed("write failed: \(String(cString: strerror(errno)))")
+                throw .connectionClosed("write failed: \(SystemError.current)")
             }
             offset += count
         }
@@ -235,7 +236,7 @@ final class X11Socket {
         let ready = poll(descriptors.baseAddress, nfds_t(descriptors.count), milliseconds)
         if ready < 0 {
             if errno == EINTR { return false }
-            throw .connectionClosed("poll failed: \(String(cString: strerror(errno)))")
+            throw .connectionClosed("poll failed: \(SystemError.current)")
         }
         return ready > 0
     }
@@ -302,7 +303,7 @@ final class X11Socket {
         if received == 0 { throw .connectionClosed("the X server closed the connection") }
         if received < 0 {
             if error == EINTR || error == EAGAIN { return }
-            throw .connectionClosed("read failed: \(String(cString: strerror(error)))")
+            throw .connectionClosed("read failed: \(SystemError.describe(error))")
         }
         end += received
     }
@@ -329,6 +330,6 @@ public struct X11Deadline: Sendable {
 /// Why a socket could not be connected.
 struct SocketError: Error {
     let message: String
-    init(errno: Int32) { message = String(cString: strerror(errno)) }
+    init(errno: Int32) { message = SystemError.current }
     init(message: String) { self.message = message }
 }

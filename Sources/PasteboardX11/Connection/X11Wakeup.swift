@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardSystem
 
 /// Wakes a thread blocked in `X11Connection.waitForEvent` from another thread or task.
 ///
@@ -16,7 +17,7 @@ public final class X11Wakeup: Sendable {
     public init() throws(X11Error) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
-            throw .invalidArgument("cannot create a wakeup pipe: \(String(cString: strerror(errno)))")
+            throw .invalidArgument("cannot create a wakeup pipe: \(SystemError.current)")
         }
         for fd in fds {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PasteboardSystem
 
 /// One entry of an Xauthority file (libXau's `Xauth`).
 public struct XauthorityEntry: Equatable, Sendable {
@@ -91,7 +92,7 @@ public enum Xauthority {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw X11Error.malformedAuthority(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+            throw X11Error.malformedAuthority(path: path, reason: "cannot open: \(SystemError.current)")
         }
         defer { close(fd) }
         var info = stat()
@@ -104,7 +105,7 @@ public enum Xauthority {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw X11Error.malformedAuthority(path: path, reason: "cannot read: \(String(cString: strerror(errno)))")
+                throw X11Error.malformedAuthority(path: path, reason: "cannot read: \(SystemError.current)")
             }
             if count == 0 { break }
             bytes.append(contentsOf: buffer[..<count])

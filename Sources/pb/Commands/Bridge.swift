@@ -1,12 +1,12 @@
 import ArgumentParser
 import PasteboardCLI
-import PasteboardProtocol
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PasteboardSystem
 
 /// `pb bridge`: what the desktop bridge does — which display, which protocol, who owns each
 /// selection — read from the status it keeps beside the daemon's socket.

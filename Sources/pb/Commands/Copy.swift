@@ -2,7 +2,7 @@ import ArgumentParser
 import NIOCore
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `pb copy`: put stdin, files, or one item of several representations on a pasteboard.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 
 /// `pb drag`: lift files (or one item of several representations) into a drag session, serve
 /// them to the destination that drops it, and report how the session ended.

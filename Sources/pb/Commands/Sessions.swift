@@ -1,13 +1,13 @@
 import ArgumentParser
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import PasteboardProtocol
 
 /// `pb sessions`: the drag sessions in flight, with their items and types.
 struct Sessions: AsyncParsableCommand {

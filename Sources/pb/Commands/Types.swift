@@ -1,5 +1,6 @@
 import PasteboardCLI
 import ArgumentParser
+import PasteboardDesktopTypes
 import PasteboardTypes
 
 /// `pb types`: the type registry, or one type's conformance.

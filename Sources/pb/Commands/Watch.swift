@@ -2,6 +2,7 @@ import ArgumentParser
 import Pasteboard
 import PasteboardCLI
 import PasteboardProtocol
+import PasteboardSystem
 
 /// `pb watch`: one line per change of a pasteboard until interrupted, or with `--exec`, a
 /// command run on each change with the new content on its stdin.
@@ -82,7 +83,7 @@ struct Watch: AsyncParsableCommand {
             }
             return
         }
-        let environment = SocketLocation.currentEnvironment()
+        let environment = ProcessEnvironment.current()
         let exec = WatchExec(
             command: try ExternalCommand.resolve(commandWords, path: environment["PATH"]),
             accepted: try TypeArguments.pasteTypes(types, registry: TypeArguments.registry(resolving: types)),

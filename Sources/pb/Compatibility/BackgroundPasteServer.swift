@@ -4,7 +4,7 @@ import Glibc
 import CPasteboardSystem
 import NIOCore
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// Paste-N in the background, as the originals fork: `echo secret | wl-copy -o` returns at once
@@ -27,10 +27,10 @@ enum BackgroundPasteServer {
     static func start(_ serving: PasteServing) throws {
         pasteboard_ignore_sigpipe()
         var input: [Int32] = [-1, -1], report: [Int32] = [-1, -1]
-        guard pipe(&input) == 0 else { throw failure(serving.tool, "cannot create a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&input) == 0 else { throw failure(serving.tool, "cannot create a pipe: \(SystemError.current)") }
         guard pipe(&report) == 0 else {
             close(input[0]); close(input[1])
-            throw failure(serving.tool, "cannot create a pipe: \(String(cString: strerror(errno)))")
+            throw failure(serving.tool, "cannot create a pipe: \(SystemError.current)")
         }
         // Only the server gets them (as its stdin, stdout and stderr), never another child.
         for fd in input + report { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -45,7 +45,7 @@ enum BackgroundPasteServer {
         defer { close(report[0]) }
         guard pid > 0 else {
             close(input[1])
-            throw failure(serving.tool, "cannot start the background server: \(String(cString: strerror(spawnError)))")
+            throw failure(serving.tool, "cannot start the background server: \(SystemError.describe(spawnError))")
         }
         // A server that died early closes its end: the write fails, and its report says why.
         for chunk in serving.chunks { guard (try? Output.write(chunk, to: input[1])) != nil else { break } }

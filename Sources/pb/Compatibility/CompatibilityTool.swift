@@ -1,5 +1,5 @@
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 
 /// The clipboard tools `pb` stands in for when it is started under their name (a symlink or
 /// hard link named `xclip`, `wl-paste`, …): scripts, editors and muscle memory call those names,

@@ -1,4 +1,5 @@
 import PasteboardCLI
+import PasteboardDesktopTypes
 import PasteboardProtocol
 import PasteboardTypes
 

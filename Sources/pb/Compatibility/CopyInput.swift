@@ -4,6 +4,7 @@ import Glibc
 import NIOCore
 import Pasteboard
 import PasteboardCLI
+import PasteboardSystem
 import PasteboardTypes
 
 /// What a compatibility mode copies: stdin, files one after the other (xclip), or words given
@@ -74,7 +75,7 @@ enum CopyInput {
         switch self {
         case .standardInput:
             let fd = dup(0)
-            guard fd >= 0 else { throw .failure("cannot read stdin: \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else { throw .failure("cannot read stdin: \(SystemError.current)") }
             sources.append(try Self.opened { () throws(PasteboardError) in try DataStream(descriptor: fd, prefix: [], name: "stdin") })
         case .files(let paths):
             for path in paths { sources.append(try Self.opened { try DataStream(contentsOfFile: path) }) }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 
 /// `pb install-links DIR`: symbolic links to pb named `pbcopy`, `pbpaste`, `xclip`, `xsel`,
 /// `wl-copy` and `wl-paste`, so scripts and editors that call those names reach pasteboardd.
@@ -56,14 +56,14 @@ struct InstallLinks: ParsableCommand {
                 Output.printOut("\(path): no such link")
             case .absent:
                 guard symlink(executable.path, path) == 0 else {
-                    Output.printError("pb: cannot create \(path): \(String(cString: strerror(errno)))")
+                    Output.printError("pb: cannot create \(path): \(SystemError.current)")
                     refused += 1
                     continue
                 }
                 Output.printOut("\(path) -> \(executable.path)")
             case .ours where remove:
                 guard unlink(path) == 0 else {
-                    Output.printError("pb: cannot remove \(path): \(String(cString: strerror(errno)))")
+                    Output.printError("pb: cannot remove \(path): \(SystemError.current)")
                     refused += 1
                     continue
                 }
@@ -82,7 +82,7 @@ struct InstallLinks: ParsableCommand {
     static func ownExecutable() throws -> (path: String, device: UInt, inode: UInt) {
         var info = stat()
         guard let path = CompanionExecutable.ownPath, stat("/proc/self/exe", &info) == 0 else {
-            throw CLIError.failure("cannot find pb's own executable: \(String(cString: strerror(errno)))")
+            throw CLIError.failure("cannot find pb's own executable: \(SystemError.current)")
         }
         return (path, UInt(info.st_dev), UInt(info.st_ino))
     }
@@ -99,7 +99,7 @@ struct InstallLinks: ParsableCommand {
         init(path: String, executable: (path: String, device: UInt, inode: UInt)) {
             var own = stat()
             guard lstat(path, &own) == 0 else {
-                self = errno == ENOENT ? .absent : .other(String(cString: strerror(errno)))
+                self = errno == ENOENT ? .absent : .other(SystemError.current)
                 return
             }
             var target = stat()

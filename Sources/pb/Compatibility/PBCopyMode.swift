@@ -1,5 +1,5 @@
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `pbcopy` (macOS): stdin to the general pasteboard, or to the `find`, `font` or `ruler`

@@ -1,5 +1,5 @@
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `pbpaste` (macOS): the general pasteboard (or `-pboard`'s) to stdout, as plain text unless

@@ -1,5 +1,5 @@
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `wl-copy`: copy stdin, or the words given, to the clipboard (`general`), or with `-p` to

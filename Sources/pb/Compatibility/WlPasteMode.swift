@@ -1,6 +1,6 @@
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `wl-paste`: paste the clipboard (`general`), or with `-p` `primary`, to stdout; `-l` lists
@@ -94,7 +94,7 @@ struct WlPasteMode: CompatibilityMode {
     /// `--watch`: pb watch --exec's machinery with wl-paste's variables, the content of a
     /// secret included (as wl-paste gives it); SIGINT or SIGTERM stops the command, then this.
     private static func watch(_ words: [String], accepting accepted: [TypeIdentifier], on pasteboard: String) async throws {
-        let environment = SocketLocation.currentEnvironment()
+        let environment = ProcessEnvironment.current()
         var watch = WatchExec(command: try ExternalCommand.resolve(words, path: environment["PATH"]), accepted: accepted,
                               includeSensitive: true, verbose: false, environment: environment)
         watch.convention = .clipboardState

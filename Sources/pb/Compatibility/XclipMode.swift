@@ -1,5 +1,5 @@
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 
 /// `xclip`: copy stdin or files (`-i`, the default) to a selection, or paste it (`-o`). The

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import NIOCore
 import PasteboardCLI
-import PasteboardProtocol
+import PasteboardSystem
 import PasteboardTypes
 import Synchronization
 

@@ -1,9 +1,10 @@
 #if canImport(Glibc)
-import PasteboardCLI
 import Glibc
 #endif
+import PasteboardCLI
 import NIOCore
 import Pasteboard
+import PasteboardSystem
 
 /// Reading inputs (stdin, files): small ones whole, into chunks (never one giant reallocating
 /// buffer); larger ones as a stream read while it is sent.
@@ -28,7 +29,7 @@ enum Input {
     /// of all of it.
     static func openFile(_ path: String) throws(CLIError) -> Bytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .failure("cannot open \(path): \(SystemError.current)") }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
@@ -54,7 +55,7 @@ enum Input {
                 if !ended {
                     let prefix = prefix(of: [first], count: 4096)
                     let streamed = owned ? fd : dup(fd)
-                    guard streamed >= 0 else { throw CLIError.failure("cannot read \(describe): \(String(cString: strerror(errno)))") }
+                    guard streamed >= 0 else { throw CLIError.failure("cannot read \(describe): \(SystemError.current)") }
                     do {
                         return .stream(try DataStream(descriptor: streamed, prefix: [first, probe], name: describe), prefix: prefix)
                     } catch {
@@ -103,7 +104,7 @@ enum Input {
                 return n
             }
             if failure == EINTR { continue }
-            if failure != 0 { throw .failure("cannot read \(describe): \(String(cString: strerror(failure)))") }
+            if failure != 0 { throw .failure("cannot read \(describe): \(SystemError.describe(failure))") }
             if count == 0 { return true }
             if once { return false }
         }
@@ -120,10 +121,10 @@ enum Input {
         let fd = try openRegularFile(path)
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &info) == 0 else { throw .failure("cannot read \(path): \(SystemError.current)") }
         var prefix = [UInt8](repeating: 0, count: count)
         let got = prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress, count) }
-        guard got >= 0 else { throw .failure("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard got >= 0 else { throw .failure("cannot read \(path): \(SystemError.current)") }
         return (Int(info.st_size), Array(prefix.prefix(got)))
     }
 
@@ -131,10 +132,10 @@ enum Input {
     /// a regular file ignores) so that a FIFO without a writer cannot hang the open, then checked.
     static func openRegularFile(_ path: String) throws(CLIError) -> Int32 {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .failure("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .failure("cannot open \(path): \(SystemError.current)") }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.current
             close(fd)
             throw .failure("cannot read \(path): \(reason)")
         }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Pasteboard
 import PasteboardCLI
+import PasteboardProtocol
 import PasteboardTypes
 
 /// How `pb copy --lazy` serves its files: each load reads the file from disk as it streams;

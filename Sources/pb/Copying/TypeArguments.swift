@@ -1,5 +1,4 @@
 import PasteboardCLI
-import PasteboardProtocol
 import PasteboardTypes
 
 /// How pb turns the type words users type into type identifiers.

@@ -1,4 +1,5 @@
 import PasteboardCLI
+import PasteboardDesktopTypes
 import PasteboardTypes
 
 /// `pb types --desktop`: the mapping between the desktop clipboard's offered names and types,

@@ -10,6 +10,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PasteboardSystem
 
 /// Renderings of history entries for `pb history` and `pb history search`.
 enum HistoryFormatting {

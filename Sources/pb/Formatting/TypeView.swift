@@ -5,7 +5,6 @@ import Foundation
 #endif
 import Pasteboard
 import PasteboardCLI
-import PasteboardProtocol
 import PasteboardTypes
 
 /// The registry `pb types` describes: the running daemon's when one answers (its built-in types,

@@ -4,6 +4,7 @@ import Glibc
 import Dispatch
 import NIOCore
 import PasteboardCLI
+import PasteboardSystem
 import Synchronization
 
 /// The write end of a pipe that is a child's stdin. A write blocks while the child does not
@@ -23,7 +24,7 @@ final class ChildInput: Sendable {
     init() throws(CLIError) {
         var ends: [Int32] = [-1, -1]
         // pipe2 is out of Swift's sight (_GNU_SOURCE); a child gets no descriptor but its stdin anyway.
-        guard pipe(&ends) == 0 else { throw .failure("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&ends) == 0 else { throw .failure("cannot create a pipe: \(SystemError.current)") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         // Writing into a pipe whose reader left must fail with EPIPE, not end pb.
         Glibc.signal(SIGPIPE, SIG_IGN)
@@ -72,7 +73,7 @@ final class ChildInput: Sendable {
                 if written < 0 {
                     if errno == EINTR { continue }
                     if errno == EPIPE { return Closed() }
-                    return CLIError.failure("cannot write to the command's stdin: \(String(cString: strerror(errno)))")
+                    return CLIError.failure("cannot write to the command's stdin: \(SystemError.current)")
                 }
                 offset += written
             }

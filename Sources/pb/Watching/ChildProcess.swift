@@ -4,6 +4,7 @@ import Glibc
 import CPasteboardSystem
 import Dispatch
 import PasteboardCLI
+import PasteboardSystem
 import Synchronization
 
 /// A process `pb` started and waits for: it gets its own stdin, `pb`'s stdout and stderr, no
@@ -39,7 +40,7 @@ final class ChildProcess: Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         let pid = pasteboard_spawn_child(command.path, argv, envp, standardInput, -1)
-        guard pid > 0 else { throw .failure("cannot run '\(command.name)': \(String(cString: strerror(errno)))") }
+        guard pid > 0 else { throw .failure("cannot run '\(command.name)': \(SystemError.current)") }
         return ChildProcess(pid: pid)
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PasteboardCLI
+import PasteboardSystem
 import Synchronization
 
 /// One run of `pb watch --exec`'s command, for one change: the child once it is started, and
@@ -27,7 +28,7 @@ final class CommandRun: Sendable {
                 state.child = try ChildProcess.spawn(command, environment: environment, standardInput: input.readEnd)
             } else {
                 let empty = open("/dev/null", O_RDONLY | O_CLOEXEC)
-                guard empty >= 0 else { throw CLIError.failure("cannot open /dev/null: \(String(cString: strerror(errno)))") }
+                guard empty >= 0 else { throw CLIError.failure("cannot open /dev/null: \(SystemError.current)") }
                 defer { close(empty) }
                 state.child = try ChildProcess.spawn(command, environment: environment, standardInput: empty)
             }

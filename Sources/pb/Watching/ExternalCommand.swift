@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import PasteboardCLI
+import PasteboardSystem
 
 /// A command line to run, its program found the way a shell finds it: a word with a slash is
 /// a path, any other is looked up in `$PATH`.
@@ -33,9 +34,9 @@ struct ExternalCommand: Sendable {
     /// Why `path` cannot be run (no such file, not executable, a directory); nil when it can.
     private static func problem(with path: String) -> String? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return String(cString: strerror(EISDIR)) }
-        guard access(path, X_OK) == 0 else { return String(cString: strerror(errno)) }
+        guard stat(path, &info) == 0 else { return SystemError.current }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return SystemError.describe(EISDIR) }
+        guard access(path, X_OK) == 0 else { return SystemError.current }
         return nil
     }
 }

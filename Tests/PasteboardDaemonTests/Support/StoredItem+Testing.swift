@@ -1,6 +1,5 @@
 import NIOCore
 @testable import PasteboardDaemon
-import PasteboardProtocol
 import PasteboardTypes
 
 /// Items and representations as the store tests write and read them.

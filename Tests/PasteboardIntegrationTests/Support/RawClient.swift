@@ -1,6 +1,7 @@
 import CPasteboardSystem
 import Foundation
 import Glibc
+import PasteboardSystem
 
 /// A blocking Unix-socket client that speaks frames by hand, for tests of what the daemon does
 /// with exact (or broken) bytes.
@@ -21,7 +22,7 @@ final class RawClient {
 
     init(socketPath: String) throws {
         fd = pasteboard_unix_socket(socketPath, -1)
-        guard fd >= 0 else { throw Failure(description: "connect: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure(description: "connect: \(SystemError.current)") }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -36,7 +37,7 @@ final class RawClient {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard n > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw Failure(description: "send: \(SystemError.current)") }
             offset += n
         }
     }
@@ -86,7 +87,7 @@ final class RawClient {
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == ECONNRESET { return nil }
-                throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+                throw Failure(description: "recv: \(SystemError.current)")
             }
             offset += n
         }

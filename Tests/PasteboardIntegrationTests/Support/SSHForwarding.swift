@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PasteboardSystem
 import XCTest
 
 /// A real OpenSSH forwarding of the daemon's socket on loopback, as a user sets it up to reach
@@ -151,7 +152,7 @@ final class SSHForwarding {
                 bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
             }
         }
-        guard bound else { throw RawClient.Failure(description: "bind: \(String(cString: strerror(errno)))") }
+        guard bound else { throw RawClient.Failure(description: "bind: \(SystemError.current)") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,3 +1,5 @@
+public import PasteboardTypes
+
 extension DesktopRepresentation.Conversion {
     /// `bytes` converted. Streaming is possible for every conversion (each works line by line or
     /// byte by byte), but the bridge applies the two that change bytes to small data only

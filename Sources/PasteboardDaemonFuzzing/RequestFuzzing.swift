@@ -1,17 +1,21 @@
 import Dispatch
 import NIOCore
 import PasteboardDaemon
+import PasteboardFuzzing
 import PasteboardProtocol
 import Synchronization
 
 /// Requests past the decoder: validation and handling, as far as an in-memory store goes
-/// without a socket (`RequestRehearsal`).
+/// without a socket (`RequestRehearsal`): pasteboard-fuzz's `requests` target.
 ///
 /// The input is up to 16 message payloads, one per line, handled in order against one fresh
 /// store (so a write can be read, listed, cleared or restored from history by the lines after
 /// it). Each request is either answered or refused with a request's error code and a message;
 /// it never traps; every answer the daemon would send fits in one frame of its maximum length.
-enum RequestFuzzing {
+public enum RequestFuzzing {
+    /// The target's name on pasteboard-fuzz's command line and under Tests/Fixtures/fuzz.
+    public static let name = "requests"
+
     /// The most requests taken from one input.
     static let requestLimit = 16
 
@@ -21,7 +25,10 @@ enum RequestFuzzing {
         .noConformingRepresentation, .permissionDenied, .sourceUnavailable, .flowControl, .limitReached,
     ]
 
-    static func run(_ input: UnsafeRawBufferPointer) -> String {
+    /// Runs `input` through validation and handling, checks the invariants, and returns a
+    /// one-line summary (for the replayer).
+    @discardableResult
+    public static func run(_ input: UnsafeRawBufferPointer) -> String {
         let lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).prefix(requestLimit)
         let messages: [Message] = lines.compactMap { line in
             try? MessageCodec.decode(ByteBuffer(bytes: line))
@@ -38,15 +45,15 @@ enum RequestFuzzing {
             switch outcome {
             case .refused(let error):
                 if !refusalCodes.contains(error.code) {
-                    invariantViolated(.requests, "'\(message.op)' was refused with '\(error.code.rawValue)': \(error.message)")
+                    invariantViolated(named: RequestFuzzing.name, "'\(message.op)' was refused with '\(error.code.rawValue)': \(error.message)")
                 }
                 if error.message.isEmpty {
-                    invariantViolated(.requests, "'\(message.op)' was refused with '\(error.code.rawValue)' and no message")
+                    invariantViolated(named: RequestFuzzing.name, "'\(message.op)' was refused with '\(error.code.rawValue)' and no message")
                 }
             case .answered(let answer?):
                 let length = MessageCodec.encode(answer).readableBytes + ProtocolLimits.headerLength
                 if length > limit {
-                    invariantViolated(.requests, "the answer to '\(message.op)' takes \(length) bytes, more than the \(limit)-byte frame limit")
+                    invariantViolated(named: RequestFuzzing.name, "the answer to '\(message.op)' takes \(length) bytes, more than the \(limit)-byte frame limit")
                 }
             case .answered(nil), .notARequest:
                 break

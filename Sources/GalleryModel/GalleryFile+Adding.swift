@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import PasteboardSystem
 
 extension GalleryFile {
     /// Copies the PNG at `path` into `imagesDirectory` and inserts an entry for it at `index`
@@ -12,7 +13,7 @@ extension GalleryFile {
     @discardableResult
     public func add(imageAt path: String, title: String, at index: Int? = nil) throws -> GalleryImage {
         let header = try PNGHeader.read(path: path)
-        let source = Paths.absolute(path)
+        let source = LexicalPath.normalized(LexicalPath.absolute(path))
         let id = UUID().uuidString.lowercased()
         let slot = try prepareImageSlot(named: id)
         try POSIX.copyFile(from: source, to: slot.absolute)
@@ -55,6 +56,6 @@ extension GalleryFile {
     private func prepareImageSlot(named name: String) throws(GalleryError) -> (relative: String, absolute: String) {
         try POSIX.makeDirectory(imagesDirectory)
         let fileName = name + ".png"
-        return (Paths.lastComponent(of: imagesDirectory) + "/" + fileName, Paths.join(imagesDirectory, fileName))
+        return (LexicalPath.lastComponent(of: imagesDirectory) + "/" + fileName, LexicalPath.join(imagesDirectory, fileName))
     }
 }

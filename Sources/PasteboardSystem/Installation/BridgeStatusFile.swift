@@ -45,12 +45,12 @@ public struct BridgeStatusFile: Sendable {
         let temporary = path + ".tmp"
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(SystemError.current)") }
         let written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
         close(fd)
         guard written == bytes.count, rename(temporary, path) == 0 else {
             unlink(temporary)
-            throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw Failure(description: "cannot write \(path): \(SystemError.current)")
         }
     }
 
@@ -61,18 +61,18 @@ public struct BridgeStatusFile: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw Failure(description: "cannot read \(path): \(SystemError.current)")
         }
         defer { close(fd) }
         if let problem = Self.ownRegularFileProblem(fd) { throw Failure(description: "\(path) \(problem)") }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &info) == 0 else { throw Failure(description: "cannot read \(path): \(SystemError.current)") }
         // A status is a few hundred bytes; anything much larger is not one.
         let limit = 64 * 1024
         guard info.st_size >= 0, info.st_size <= limit else { throw Failure(description: "\(path) is too large to be a bridge status") }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         let count = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-        guard count >= 0 else { throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard count >= 0 else { throw Failure(description: "cannot read \(path): \(SystemError.current)") }
         do {
             return try JSONDecoder().decode(BridgeStatus.self, from: Data(bytes.prefix(count)))
         } catch {
@@ -96,7 +96,7 @@ public struct BridgeStatusFile: Sendable {
     /// would otherwise block the open, another user's file would let that user hold us off).
     public func lock(onWait: () -> Void = {}) throws(Failure) -> Int32 {
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard fd >= 0 else { throw Failure(description: "cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure(description: "cannot open \(lockPath): \(SystemError.current)") }
         if let problem = Self.ownRegularFileProblem(fd) {
             close(fd)
             throw Failure(description: "\(lockPath) \(problem); remove it")
@@ -106,7 +106,7 @@ public struct BridgeStatusFile: Sendable {
         while flock(fd, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 close(fd)
-                throw Failure(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+                throw Failure(description: "cannot lock \(lockPath): \(SystemError.current)")
             }
         }
         return fd
@@ -116,7 +116,7 @@ public struct BridgeStatusFile: Sendable {
     /// or nil when it is.
     static func ownRegularFileProblem(_ fd: Int32) -> String? {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return "cannot be examined: \(String(cString: strerror(errno)))" }
+        guard fstat(fd, &info) == 0 else { return "cannot be examined: \(SystemError.current)" }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return "is not a regular file" }
         guard info.st_uid == getuid(), info.st_mode & 0o022 == 0 else {
             return "is not this user's own (owner \(info.st_uid), mode \(String(info.st_mode & 0o777, radix: 8)))"

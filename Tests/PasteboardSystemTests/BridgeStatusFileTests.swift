@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardProtocol
+import PasteboardSystem
 import XCTest
 
 /// The bridge's status file: what `pb bridge` trusts, and how it tells a running bridge.

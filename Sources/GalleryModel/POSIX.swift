@@ -4,11 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import PasteboardSystem
 
 /// Thin wrappers over the Glibc file calls the gallery needs, reporting failures as `GalleryError`.
 enum POSIX {
     /// The system's text for an errno value.
-    static func errorMessage(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+    static func errorMessage(_ code: Int32 = errno) -> String { SystemError.describe(code) }
 
     /// Reads up to `limit` bytes of the file; returns nil if it does not exist.
     static func readFile(_ path: String, limit: Int = .max) throws(GalleryError) -> [UInt8]? {
@@ -36,8 +37,8 @@ enum POSIX {
     /// Writes `bytes` to a temporary file beside `path` (created with the mode the umask gives, as
     /// any editor's file), fsyncs it, renames it over `path`, and fsyncs the directory.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(GalleryError) {
-        let directory = Paths.directory(of: path)
-        let temporary = Paths.join(directory, ".\(Paths.lastComponent(of: path)).\(UUID().uuidString.lowercased()).tmp")
+        let directory = LexicalPath.directory(of: path)
+        let temporary = LexicalPath.join(directory, ".\(LexicalPath.lastComponent(of: path)).\(UUID().uuidString.lowercased()).tmp")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw .unwritable(path: path, reason: errorMessage()) }
         var failure: GalleryError?

@@ -1,4 +1,4 @@
-import PasteboardTypes
+public import PasteboardTypes
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

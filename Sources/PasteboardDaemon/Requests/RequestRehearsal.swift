@@ -1,14 +1,16 @@
 import NIOCore
 import NIOPosix
-import PasteboardProtocol
-import PasteboardTypes
+public import PasteboardProtocol
+import PasteboardSystem
+public import PasteboardTypes
 
 /// A client's requests handled as far as they go without a socket: validated exactly as a
 /// connection validates them, their eager bytes made up (as many as declared, up to a bound),
 /// and applied to an in-memory store, whose answers are then checked as a connection would send
 /// them.
 ///
-/// For the fuzzer (`pasteboard-fuzz requests`): decoding a message is only the first gate, and
+/// For the fuzzer (`pasteboard-fuzz requests`, PasteboardDaemonFuzzing) and the daemon's tests of
+/// request handling: decoding a message is only the first gate, and
 /// faults such as a number that traps when converted sit behind it, in validation and handling.
 /// The rehearsal's client is a real `ConnectedClient` whose frames go nowhere (its outbox is in
 /// no channel, so every send fails at once, as to a client that has gone).

@@ -14,13 +14,7 @@ public enum SocketLocation {
 
     /// The socket path for this process's environment.
     public static func currentSocketPath() -> String {
-        socketPath(lookup: environmentValue)
-    }
-
-    /// The value of this process's environment variable `name`; nil when it is not set.
-    /// (Cheaper than `currentEnvironment()` for one variable: no dictionary of all of them.)
-    public static func environmentValue(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
+        socketPath(lookup: ProcessEnvironment.value)
     }
 
     /// The path this process's environment gives when `PASTEBOARD_SOCKET` is not set:
@@ -30,7 +24,7 @@ public enum SocketLocation {
     /// and writable by no one else, as the daemon makes it), since another user may have made it
     /// first; an explicit `PASTEBOARD_SOCKET` may lie in a shared directory and is not checked so.
     public static func currentDerivedSocketPath() -> String {
-        derivedSocketPath(lookup: environmentValue)
+        derivedSocketPath(lookup: ProcessEnvironment.value)
     }
 
     private static func socketPath(lookup: (String) -> String?) -> String {
@@ -43,26 +37,5 @@ public enum SocketLocation {
             return runtime + "/pasteboard/pasteboardd.sock"
         }
         return "/tmp/pasteboard-\(getuid())/pasteboardd.sock"
-    }
-
-    /// The directory part of a socket path ("." when there is none).
-    public static func directory(of socketPath: String) -> String {
-        guard let slash = socketPath.lastIndex(of: "/") else { return "." }
-        if slash == socketPath.startIndex { return "/" }
-        return String(socketPath[..<slash])
-    }
-
-    /// The current process's environment as a dictionary.
-    public static func currentEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let string = String(cString: entry)
-            if let equals = string.firstIndex(of: "=") {
-                result[String(string[..<equals])] = String(string[string.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
     }
 }

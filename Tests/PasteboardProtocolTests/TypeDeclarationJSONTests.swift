@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardJSON
+import PasteboardProtocol
 import PasteboardTypes
 import XCTest
 

@@ -1,3 +1,5 @@
+public import PasteboardTypes
+
 /// How the desktop's clipboard offers map to type identifiers and back: the X11 selection
 /// targets and Wayland MIME types an owner offers become an item's representations, and a
 /// pasteboard item's representations become the targets the bridge offers the desktop.
@@ -50,6 +52,10 @@ public struct DesktopTypeMapping: Sendable {
     /// KDE's marker of a secret (KWallet, KeePassXC, Klipper): a bare MIME type whose value
     /// `secret` (`secretHintValue`) asks clipboard managers to keep the copy out of history.
     public static let passwordManagerHintTarget = "x-kde-passwordManagerHint"
+
+    /// The type `passwordManagerHintTarget` is declared as (the built-in declarations give the
+    /// MIME type this identifier, as the daemon's sensitivity rule knows it).
+    public static let passwordManagerHintType = TypeIdentifier("org.kde.password-manager-hint")
 
     /// The value of `passwordManagerHintTarget` that marks a secret.
     public static let secretHintValue = "secret"

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PasteboardSystem
 
 /// A gallery JSON file on disk. Every modification goes through `update`, which serialises
 /// concurrent editors (threads or processes) with an exclusive lock and writes atomically.
@@ -12,17 +13,17 @@ public struct GalleryFile: Sendable {
 
     /// Refers to the gallery at `path`; relative paths are made absolute against the current directory.
     public init(path: String) {
-        self.path = Paths.absolute(path)
+        self.path = LexicalPath.normalized(LexicalPath.absolute(path))
     }
 
     /// The directory containing the gallery file.
-    public var directory: String { Paths.directory(of: path) }
+    public var directory: String { LexicalPath.directory(of: path) }
 
     /// Where image data is stored: "<directory>/<basename without .json>.images".
     public var imagesDirectory: String {
-        var name = Paths.lastComponent(of: path)
+        var name = LexicalPath.lastComponent(of: path)
         if name.hasSuffix(".json") { name.removeLast(5) }
-        return Paths.join(directory, name + ".images")
+        return LexicalPath.join(directory, name + ".images")
     }
 
     var lockPath: String { path + ".lock" }
@@ -30,7 +31,7 @@ public struct GalleryFile: Sendable {
     /// The absolute path of an image's data file, or nil if it has none (e.g. a placeholder).
     public func absolutePath(of image: GalleryImage) -> String? {
         guard let file = image.file else { return nil }
-        return Paths.normalized(file.hasPrefix("/") ? file : Paths.join(directory, file))
+        return LexicalPath.normalized(file.hasPrefix("/") ? file : LexicalPath.join(directory, file))
     }
 
     /// Reads the document without locking. A missing or blank file is an empty gallery;

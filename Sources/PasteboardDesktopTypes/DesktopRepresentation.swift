@@ -1,3 +1,5 @@
+public import PasteboardTypes
+
 /// One representation of a desktop owner's offer: the type identifier it becomes, the target
 /// (X11) or MIME type (Wayland) its bytes are fetched by, and how those bytes are converted.
 public struct DesktopRepresentation: Sendable, Equatable {

@@ -2,7 +2,7 @@ import PasteboardWayland
 import XCTest
 
 /// The socket is found as libwayland-client finds it.
-final class SocketLocationTests: XCTestCase {
+final class CompositorSocketTests: XCTestCase {
     func testResolutionTable() throws {
         let cases: [([String: String], String)] = [
             (["XDG_RUNTIME_DIR": "/run/user/1000"], "/run/user/1000/wayland-0"),
@@ -13,23 +13,23 @@ final class SocketLocationTests: XCTestCase {
             (["XDG_RUNTIME_DIR": "/run/user/1000", "WAYLAND_DISPLAY": "/tmp/other"], "/tmp/other"),
         ]
         for (environment, expected) in cases {
-            XCTAssertEqual(try SocketLocation.resolve(environment: environment), expected, "\(environment)")
+            XCTAssertEqual(try CompositorSocket.resolve(environment: environment), expected, "\(environment)")
         }
     }
 
     func testARelativeDisplayWithoutRuntimeDirectoryIsAClearError() {
-        XCTAssertThrowsError(try SocketLocation.resolve(environment: ["WAYLAND_DISPLAY": "wayland-1"])) {
+        XCTAssertThrowsError(try CompositorSocket.resolve(environment: ["WAYLAND_DISPLAY": "wayland-1"])) {
             XCTAssertEqual($0 as? WaylandError, .missingRuntimeDirectory(display: "wayland-1"))
             XCTAssertEqual("\($0)", "WAYLAND_DISPLAY=wayland-1 is relative to XDG_RUNTIME_DIR, which is not set")
         }
-        XCTAssertThrowsError(try SocketLocation.resolve(environment: [:])) {
+        XCTAssertThrowsError(try CompositorSocket.resolve(environment: [:])) {
             XCTAssertEqual($0 as? WaylandError, .missingRuntimeDirectory(display: "wayland-0"))
         }
     }
 
     func testAPathTooLongForASocketAddressIsRefused() {
         let long = "/" + String(repeating: "d", count: 120)
-        XCTAssertThrowsError(try SocketLocation.resolve(environment: ["WAYLAND_DISPLAY": long])) {
+        XCTAssertThrowsError(try CompositorSocket.resolve(environment: ["WAYLAND_DISPLAY": long])) {
             XCTAssertEqual($0 as? WaylandError, .socketPathTooLong(path: long))
         }
     }

@@ -1,6 +1,6 @@
 /// Where the compositor's socket is, found the way libwayland-client finds it, so the daemon
 /// connects wherever every other Wayland client of the session does.
-public enum SocketLocation {
+public enum CompositorSocket {
     /// The socket name libwayland uses when `WAYLAND_DISPLAY` is not set.
     public static let defaultDisplay = "wayland-0"
 
