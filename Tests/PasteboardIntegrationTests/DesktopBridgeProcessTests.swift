@@ -41,7 +41,10 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
     /// Starts the daemon with `server`'s display and waits until its bridge serves it.
     func startDaemon(with server: XvfbServer, arguments: [String] = []) throws {
         daemon = try DaemonProcess.started(in: sandbox, arguments: arguments, display: displayEnvironment(server))
-        XCTAssertTrue(eventually(timeout: 15) { (try? self.bridgeReport())?.status == 0 }, "no bridge: \(String(describing: try? bridgeReport())); daemon log:\n\(daemon.log)")
+        // Running (its lock held) and its status written: the lock is taken before the first
+        // status, and a test reading the bridge's pid right after this must find it.
+        XCTAssertTrue(eventually(timeout: 15) { (try? self.bridgeReport())?.status == 0 && self.currentBridgePID() != nil },
+                      "no bridge: \(String(describing: try? bridgeReport())); daemon log:\n\(daemon.log)")
     }
 
     /// `pb bridge --json`, parsed.
