@@ -30,6 +30,8 @@ LINKDIR ?= $(PKGLIBDIR)/bin
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+# shared-mime-info's database: the packages/ of its sources; the rest update-mime-database writes.
+MIMEDIR ?= $(DATADIR)/mime
 # systemd's user manager reads <prefix>/lib/systemd/user for /usr and /usr/local, but for a home
 # directory only ~/.local/share/systemd/user (systemd-analyze --user unit-paths).
 ifneq ($(filter $(HOME)/%,$(PREFIX)),)
@@ -47,6 +49,7 @@ LINKS = pbcopy pbpaste xclip xsel wl-copy wl-paste
 MANPAGES = $(sort $(wildcard man/*.[1-8]))
 UNITS = pasteboardd.socket pasteboardd.service pasteboard-bridge.service
 PKGDATA = Config/types.json Config/gallery-types.json Config/pasteboardd.conf
+MIMEXML = Config/mime/pasteboard.xml
 DOCS = README.md
 
 INSTALLED = $(addprefix $(BINDIR)/,$(PROGRAMS)) $(addprefix $(LINKDIR)/,$(LINKS)) \
@@ -54,7 +57,7 @@ INSTALLED = $(addprefix $(BINDIR)/,$(PROGRAMS)) $(addprefix $(LINKDIR)/,$(LINKS)
     $(addprefix $(BASHCOMPDIR)/,$(COMPLETED)) $(addprefix $(ZSHCOMPDIR)/_,$(COMPLETED)) \
     $(foreach tool,$(COMPLETED),$(FISHCOMPDIR)/$(tool).fish) \
     $(addprefix $(SYSTEMDUSERUNITDIR)/,$(UNITS)) $(addprefix $(PKGDATADIR)/,$(notdir $(PKGDATA))) \
-    $(addprefix $(DOCDIR)/,$(DOCS))
+    $(MIMEDIR)/packages/$(notdir $(MIMEXML)) $(addprefix $(DOCDIR)/,$(DOCS))
 
 # The paths are checked before anything is built or written: a relative one would land below
 # whatever directory make runs in, and a blank would split into two paths.
@@ -132,7 +135,7 @@ install: build
 	done
 	echo "installing under $(DESTDIR)$(PREFIX)"
 	$(INSTALL) -d -m 0755 $(addprefix $(DESTDIR),$(BINDIR) $(LINKDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR) \
-	    $(SYSTEMDUSERUNITDIR) $(PKGDATADIR) $(DOCDIR) $(sort $(foreach page,$(MANPAGES),$(MANDIR)/man$(subst .,,$(suffix $(page))))))
+	    $(SYSTEMDUSERUNITDIR) $(PKGDATADIR) $(MIMEDIR)/packages $(DOCDIR) $(sort $(foreach page,$(MANPAGES),$(MANDIR)/man$(subst .,,$(suffix $(page))))))
 	$(INSTALL) -m 0755 $(addprefix $(BUILT)/,$(PROGRAMS)) "$(DESTDIR)$(BINDIR)"
 	for name in $(LINKS); do
 	    ln -sfr "$(DESTDIR)$(BINDIR)/pb" "$(DESTDIR)$(LINKDIR)/$$name"
@@ -148,7 +151,12 @@ install: build
 	done
 	$(INSTALL) -m 0644 $(addprefix "$$generated"/,$(UNITS)) "$(DESTDIR)$(SYSTEMDUSERUNITDIR)"
 	$(INSTALL) -m 0644 $(PKGDATA) "$(DESTDIR)$(PKGDATADIR)"
+	$(INSTALL) -m 0644 $(MIMEXML) "$(DESTDIR)$(MIMEDIR)/packages"
 	$(INSTALL) -m 0644 $(DOCS) "$(DESTDIR)$(DOCDIR)"
+	# A staged install (DESTDIR) leaves the database to its package manager, as Debian's trigger does.
+	if [ -z "$(DESTDIR)" ] && command -v update-mime-database >/dev/null; then
+	    update-mime-database "$(MIMEDIR)"
+	fi
 
 # The files of an install, then the directories that are Pasteboard's alone; the shared ones
 # (bin, man1, the completion directories, ...) stay, as other programs' files live there too.
@@ -159,6 +167,14 @@ uninstall:
 	    [ ! -d "$$directory" ] || rmdir "$$directory" \
 	        || echo "make: kept $$directory: it holds files make install did not put there" >&2
 	done
+	# Everything in the database but packages/ is written by update-mime-database from
+	# packages/: with no source left in it, all of it goes; otherwise it is written again.
+	mime=$(DESTDIR)$(MIMEDIR)
+	if [ -d "$$mime/packages" ] && [ -z "$$(ls -A "$$mime/packages")" ]; then
+	    rm -rf "$$mime"
+	elif [ -z "$(DESTDIR)" ] && [ -d "$$mime/packages" ] && command -v update-mime-database >/dev/null; then
+	    update-mime-database "$$mime"
+	fi
 
 # A binary package of this tree, made with Debian's own tools: the install above staged under
 # .build/deb/root with PREFIX=/usr, finished as Debian policy asks (programs stripped, manual

@@ -5,9 +5,11 @@ import XCTest
 /// `make install` and `make uninstall` (the Makefile at the root), on the debug programs this
 /// suite runs on (`SWIFT_BUILD_DIR`): every file lands in its FHS place under PREFIX, below
 /// DESTDIR, with its mode; the units start the installed programs; the installed pb starts the
-/// installed daemon; a PREFIX in the home directory is where systemd, man and bash look; and
-/// uninstall leaves nothing of it. The release build and the Debian package are CI's
-/// (`.ci/check-package`): building release here would take ten minutes.
+/// installed daemon; a PREFIX in the home directory is where systemd, man and bash look, and
+/// its shared-mime-info database tells pb the gallery's MIME type is JSON; and uninstall
+/// leaves nothing of it (another package's MIME database stays, written again). The release
+/// build and the Debian package are CI's (`.ci/check-package`): building release here would
+/// take ten minutes.
 final class InstallTests: XCTestCase {
     var sandbox: Sandbox!
 
@@ -94,6 +96,7 @@ final class InstallTests: XCTestCase {
             let url = Self.root.appendingPathComponent(file)
             expected["share/pasteboard/" + url.lastPathComponent] = (0o644, try Data(contentsOf: url))
         }
+        expected["share/mime/packages/pasteboard.xml"] = (0o644, try Data(contentsOf: Self.root.appendingPathComponent("Config/mime/pasteboard.xml")))
         expected["share/doc/pasteboard/README.md"] = (0o644, try Data(contentsOf: Self.root.appendingPathComponent("README.md")))
         for name in Self.links { expected["lib/pasteboard/bin/" + name] = (S_IFLNK, nil) }
 
@@ -189,9 +192,56 @@ final class InstallTests: XCTestCase {
             XCTAssertEqual(completed.stdoutText, "copy\n", "pb co<Tab> in bash: \(completed.stderr)")
         }
 
+        // update-mime-database made the user's database, where pb finds the gallery's type is JSON.
+        if executableInPath("update-mime-database") != nil {
+            XCTAssertTrue(try galleryImageConformance(home + "/.local/bin/pb", environment).contains("public.json"))
+        }
+
         let uninstall = try make(["uninstall", "PREFIX=" + home + "/.local"], environment: environment)
         XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdoutText)\(uninstall.stderr)")
         XCTAssertEqual(entries(below: home).keys.sorted(), [], "make uninstall left these")
+    }
+
+    /// The types `pb types` says the gallery's MIME type conforms to, from its "conforms to:" line.
+    private func galleryImageConformance(_ pb: String, _ environment: [String: String]) throws -> [String] {
+        let types = try runTool(pb, ["types", Self.galleryImageMIMEType], environment: environment, in: sandbox)
+        XCTAssertEqual(types.status, 0, types.stderr)
+        let line = types.stdoutText.split(separator: "\n").first { $0.contains("conforms to:") } ?? ""
+        return line.split(separator: ":", maxSplits: 1).last.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+    }
+
+    /// The gallery's own MIME type, which Config/mime/pasteboard.xml declares to shared-mime-info.
+    static let galleryImageMIMEType = "application/vnd.example.gallery-image+json"
+
+    func testUninstallKeepsTheMIMEDatabaseOfOtherPackagesWithoutPasteboardsType() throws {
+        guard let update = executableInPath("update-mime-database") else {
+            throw XCTSkip("update-mime-database is not installed: install Debian's shared-mime-info package")
+        }
+        let prefix = sandbox.path("prefix")
+        let packages = prefix + "/share/mime/packages"
+        try FileManager.default.createDirectory(atPath: packages, withIntermediateDirectories: true)
+        let other = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <mime-info xmlns="http://www.freedesktop.org/standards/shared-mime-info">
+              <mime-type type="text/x-other-package"><sub-class-of type="text/plain"/></mime-type>
+            </mime-info>
+
+            """
+        try other.write(toFile: packages + "/other.xml", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try runTool(update, [prefix + "/share/mime"], environment: sandbox.environment(), in: sandbox).status, 0)
+        var environment = sandbox.environment()
+        environment["XDG_DATA_DIRS"] = prefix + "/share"
+        let arguments = ["PREFIX=" + prefix, "SWIFT_BUILD_DIR=" + Binaries.directory.path]
+
+        let install = try make(["install"] + arguments, environment: environment)
+        XCTAssertEqual(install.status, 0, "make install: \(install.stdoutText)\(install.stderr)")
+        XCTAssertEqual(try galleryImageConformance(prefix + "/bin/pb", environment).prefix(1), ["public.json"])
+
+        let uninstall = try make(["uninstall", "PREFIX=" + prefix], environment: environment)
+        XCTAssertEqual(uninstall.status, 0, "make uninstall: \(uninstall.stdoutText)\(uninstall.stderr)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: packages), ["other.xml"])
+        let subclasses = try String(contentsOfFile: prefix + "/share/mime/subclasses", encoding: .utf8)
+        XCTAssertEqual(subclasses, "text/x-other-package text/plain\n", "the database written again without the gallery's type")
     }
 
     func testARelativePrefixIsRefusedBeforeAnythingIsWritten() throws {
