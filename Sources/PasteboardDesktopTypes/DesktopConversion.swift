@@ -1,4 +1,4 @@
-public import PasteboardTypes
+import PasteboardTypes
 
 extension DesktopRepresentation.Conversion {
     /// `bytes` converted. Streaming is possible for every conversion (each works line by line or

@@ -16,7 +16,7 @@ final class RequestFuzzRegressionTests: XCTestCase {
         let inputs = try FuzzCorpus.committedInputs(ofTargetNamed: RequestFuzzing.name, in: fixtures)
         XCTAssertFalse(inputs.isEmpty, "no committed inputs for \(RequestFuzzing.name)")
         for input in inputs {
-            try FuzzCorpus.contents(of: input).withUnsafeBytes { RequestFuzzing.run($0) }
+            _ = try FuzzCorpus.contents(of: input).withUnsafeBytes { RequestFuzzing.run($0) }
         }
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-public import Glibc
+package import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif

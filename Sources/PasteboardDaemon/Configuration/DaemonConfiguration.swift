@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 import PasteboardProtocol
 
 /// Everything the daemon needs to know to run: where to listen and the limits it enforces.

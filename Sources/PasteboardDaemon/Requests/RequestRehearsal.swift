@@ -1,8 +1,8 @@
 import NIOCore
 import NIOPosix
-public import PasteboardProtocol
+package import PasteboardProtocol
 import PasteboardSystem
-public import PasteboardTypes
+package import PasteboardTypes
 
 /// A client's requests handled as far as they go without a socket: validated exactly as a
 /// connection validates them, their eager bytes made up (as many as declared, up to a bound),

@@ -1,5 +1,6 @@
 import Logging
 import PasteboardProtocol
+import PasteboardTypes
 
 /// The requests about the type registry: `types` (the declared types, a page at a time),
 /// `watch-types` (its changes) and `declare` (an app's own types).

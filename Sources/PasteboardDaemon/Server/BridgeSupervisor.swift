@@ -5,7 +5,7 @@ import Musl
 #endif
 import CPasteboardSystem
 import Dispatch
-public import Logging
+package import Logging
 import PasteboardSystem
 import ServiceLifecycle
 

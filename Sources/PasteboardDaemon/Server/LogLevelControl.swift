@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 import Synchronization
 
 /// The daemon's log level, shared by every logger it makes and changed by a configuration

@@ -3,12 +3,12 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-public import Logging
-public import NIOCore
+package import Logging
+package import NIOCore
 import NIOPosix
 import PasteboardProtocol
 import PasteboardSystem
-public import PasteboardTypes
+package import PasteboardTypes
 import ServiceLifecycle
 import Synchronization
 

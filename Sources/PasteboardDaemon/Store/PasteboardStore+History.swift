@@ -5,7 +5,7 @@ import Musl
 #endif
 import Logging
 import NIOPosix
-public import PasteboardProtocol
+package import PasteboardProtocol
 import PasteboardSystem
 
 /// The general pasteboard's history: recorded as the pasteboard is written, kept within its

@@ -1,5 +1,5 @@
 import PasteboardProtocol
-public import PasteboardTypes
+package import PasteboardTypes
 
 /// The store's type declarations: what apps declare, what `types` lists, what a reload of
 /// `types.d` replaces. Items keep their type identifiers through all of it.

@@ -3,10 +3,10 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-public import Logging
-public import PasteboardProtocol
+package import Logging
+package import PasteboardProtocol
 import PasteboardSystem
-public import PasteboardTypes
+package import PasteboardTypes
 
 /// All named pasteboards of one daemon, and the watchers of each.
 package actor PasteboardStore {

@@ -1,5 +1,5 @@
 import PasteboardProtocol
-public import PasteboardTypes
+package import PasteboardTypes
 import Synchronization
 
 /// The daemon's type registry: the built-in types and the user's `types.d` declarations (the

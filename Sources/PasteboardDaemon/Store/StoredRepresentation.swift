@@ -1,6 +1,6 @@
-public import NIOCore
-public import PasteboardProtocol
-public import PasteboardTypes
+package import NIOCore
+package import PasteboardProtocol
+package import PasteboardTypes
 
 /// One representation of an item as the daemon holds it.
 ///
