@@ -23,10 +23,11 @@ package struct DurableStorage: Sendable {
 
     /// Uses `directory`, creating it (0700) when missing; refuses one that is not a directory,
     /// is owned by another user or is writable by group or others (naming it the state directory).
-    package init(directory: String) throws(DaemonError) {
+    /// `spoolSystem` replaces the spool's system calls in tests (a disk with a given free space).
+    package init(directory: String, spoolSystem: SpoolSystem = .live) throws(DaemonError) {
         try OwnDirectory.prepare(directory, kind: .state)
         self.directory = directory
-        let spools = SpoolStore(stateDirectory: directory, io: .shared)
+        let spools = SpoolStore(stateDirectory: directory, io: .shared, system: spoolSystem)
         let writer = StorageWriter(directory: directory, reclaimer: spools.reclaimer)
         self.writer = writer
         self.spools = spools

@@ -36,10 +36,13 @@ package final class PasteboardServer: Service, Sendable {
     ///
     /// With `activatedSocket` (passed by systemd), the daemon serves that socket instead of
     /// binding its own, and its path replaces the configuration's socket path. `logLevel`, when
-    /// given, follows the configuration's log level, on start and on ``apply(_:)``.
+    /// given, follows the configuration's log level, on start and on ``apply(_:)``. `spoolSystem`
+    /// replaces the spool's system calls (tests: a disk with a given free space), `clock` the wall
+    /// clock of expiries and the history (tests: one they move forward).
     package init(configuration: DaemonConfiguration, registry: TypeRegistry, logger: Logger,
                 group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                activatedSocket: ActivatedSocket? = nil, logLevel: LogLevelControl? = nil) throws(DaemonError) {
+                activatedSocket: ActivatedSocket? = nil, logLevel: LogLevelControl? = nil,
+                spoolSystem: SpoolSystem = .live, clock: WallClock = .system) throws(DaemonError) {
         var configuration = configuration
         if let activatedSocket { configuration.socketPath = activatedSocket.path }
         try SocketDirectory.prepare(LexicalPath.directory(of: configuration.socketPath))
@@ -51,10 +54,11 @@ package final class PasteboardServer: Service, Sendable {
             try OwnDirectory.prepare(directory, kind: .state)
             return try StateDirectoryLock(directory: directory, socketPath: socketPath)
         }
-        let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory) }
+        let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory, spoolSystem: spoolSystem) }
         self.store = PasteboardStore(
             registry: registry, storage: storage,
-            memoryOnly: configuration.durablePrimary ? [] : [PasteboardName.primary], historyLimits: configuration.historyLimits)
+            memoryOnly: configuration.durablePrimary ? [] : [PasteboardName.primary], historyLimits: configuration.historyLimits,
+            clock: clock)
         self.logger = logger
         self.group = group
         self.activated = activatedSocket

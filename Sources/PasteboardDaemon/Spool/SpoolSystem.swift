@@ -8,9 +8,9 @@ import CPasteboardSystem
 /// The system calls the spool makes that a test needs to replace: a full disk (ENOSPC) cannot
 /// be made on demand in a temporary directory, nor a filesystem without O_TMPFILE, nor a disk
 /// with little free space. `live` is the real thing; everything else the spool does is real.
-struct SpoolSystem: Sendable {
+package struct SpoolSystem: Sendable {
     /// One step of making a spool durable, in the order `SpoolSink.finish` takes them.
-    enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// `fdatasync` of the spool file.
         case dataSync
         /// The spool file got its name in `data/`.
@@ -20,16 +20,26 @@ struct SpoolSystem: Sendable {
     }
 
     /// Opens an unnamed file in the directory (O_TMPFILE): the descriptor, or -1 with errno.
-    var openTemporary: @Sendable (_ directory: Int32) -> Int32
+    package var openTemporary: @Sendable (_ directory: Int32) -> Int32
     /// write(2): the bytes written, or -1 with errno.
-    var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
+    package var write: @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int
     /// The bytes free for this user on the directory's filesystem, or nil when unknown.
-    var freeBytes: @Sendable (_ directory: Int32) -> Int?
+    package var freeBytes: @Sendable (_ directory: Int32) -> Int?
     /// Told each step of a durable finish as it is done, so a test can check their order.
-    var observe: @Sendable (Step) -> Void
+    package var observe: @Sendable (Step) -> Void
+
+    package init(openTemporary: @escaping @Sendable (_ directory: Int32) -> Int32,
+                 write: @escaping @Sendable (_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int,
+                 freeBytes: @escaping @Sendable (_ directory: Int32) -> Int?,
+                 observe: @escaping @Sendable (Step) -> Void) {
+        self.openTemporary = openTemporary
+        self.write = write
+        self.freeBytes = freeBytes
+        self.observe = observe
+    }
 
     /// The real system calls.
-    static let live = SpoolSystem(
+    package static let live = SpoolSystem(
         openTemporary: { pasteboard_open_tmpfile($0) },
         write: { fd, bytes in Glibc.write(fd, bytes.baseAddress, bytes.count) },
         freeBytes: { directory in

@@ -9,8 +9,9 @@ extension PasteboardStore {
     /// Clears `name` at `deadline`, unless its content changed by then (its change count moved
     /// on from `changeCount`).
     func scheduleExpiry(of name: String, at changeCount: Int, deadline: ExpiryDeadline) {
+        let clock = clock
         Task { [weak self] in
-            try? await Task.sleep(for: deadline.remaining())
+            try? await clock.sleep(deadline.millisecondsSinceEpoch)
             await self?.expire(name, at: changeCount, reason: "pasteboard expired")
         }
     }
@@ -32,13 +33,13 @@ extension PasteboardStore {
     func restoreExpiries() async {
         let expiring = pasteboardsWithExpiry()
         for (name, changeCount, deadline) in expiring {
-            if deadline.hasPassed() {
+            if deadline.hasPassed(now: clock.now()) {
                 await expire(name, at: changeCount, reason: "pasteboard expired while pasteboardd was not running")
             } else {
                 scheduleExpiry(of: name, at: changeCount, deadline: deadline)
                 logger.info("pasteboard expires later", metadata: [
                     "pasteboard": "\(name)", "changeCount": "\(changeCount)",
-                    "seconds": "\(deadline.remainingMilliseconds() / 1000)",
+                    "seconds": "\(deadline.remainingMilliseconds(now: clock.now()) / 1000)",
                 ])
             }
         }

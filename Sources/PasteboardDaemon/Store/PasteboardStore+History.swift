@@ -91,7 +91,7 @@ extension PasteboardStore {
         var history = history
         history.contentLeft(changeCount: previous)
         if recordsHistory, !pasteboard.items.isEmpty,
-           let skip = history.record(pasteboard.items, changeCount: pasteboard.changeCount, time: Self.now) {
+           let skip = history.record(pasteboard.items, changeCount: pasteboard.changeCount, time: clock.seconds) {
             logger.debug("content not kept in the history", metadata: ["changeCount": "\(pasteboard.changeCount)", "reason": "\(skip.rawValue)"])
         }
         return history
@@ -169,12 +169,5 @@ extension PasteboardStore {
         let entry = history.entries[index]
         let current = pasteboard(named: PasteboardName.general).changeCount == entry.changeCount
         return entry.info(index: index, current: current, registry: registry)
-    }
-
-    /// The time now, in seconds since 1970-01-01 00:00 UTC.
-    static var now: Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

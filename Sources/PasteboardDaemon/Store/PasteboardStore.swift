@@ -61,7 +61,12 @@ package actor PasteboardStore {
 
     /// Creates an empty store, durable in `storage` when given (but for the pasteboards named in
     /// `memoryOnly`), whose general pasteboard keeps a history within `historyLimits`.
-    package init(registry: TypeRegistry, storage: DurableStorage? = nil, memoryOnly: Set<String> = [], historyLimits: HistoryLimits = HistoryLimits()) {
+    /// The wall clock of expiries and the history's times (a test's own, moved forward by the test).
+    nonisolated let clock: WallClock
+
+    package init(registry: TypeRegistry, storage: DurableStorage? = nil, memoryOnly: Set<String> = [], historyLimits: HistoryLimits = HistoryLimits(),
+                 clock: WallClock = .system) {
+        self.clock = clock
         self.types = SharedTypeRegistry(registry)
         self.storage = storage
         self.memoryOnlyPasteboards = memoryOnly
@@ -153,9 +158,9 @@ package actor PasteboardStore {
                 throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
             }
             var transient = name == PasteboardName.general
-                ? TransientCopy.shown(by: items, replacing: current.changeCount, at: Self.now, in: history) : nil
+                ? TransientCopy.shown(by: items, replacing: current.changeCount, at: clock.seconds, in: history) : nil
             if let shown = transient, !(await confirm(shown)) { transient = nil }
-            let expiry = seconds.map { ExpiryDeadline(after: $0) }
+            let expiry = seconds.map { ExpiryDeadline(after: $0, now: clock.now()) }
             changeCount = try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory, expiry: expiry, forgetting: transient)
             if let expiry { scheduleExpiry(of: name, at: changeCount, deadline: expiry) }
             leftStoredFiles = transient != nil && current.items.contains { $0.representations.contains { if case .stored = $0.content { true } else { false } } }

@@ -18,6 +18,9 @@ public final class SendWindow: Sendable {
         state = Mutex(State(credit: initialCredit))
     }
 
+    /// Whether the sender is suspended in `acquire` now, waiting for credit (a test acts once it is).
+    package var senderIsWaiting: Bool { state.withLock { $0.waiter != nil } }
+
     /// Adds credit granted by the receiver and wakes the sender.
     public func grant(_ bytes: Int) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
