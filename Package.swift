@@ -194,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PasteboardTests",
-            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardProtocol", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]
         ),
         .testTarget(
             name: "PasteboardDaemonTests",
@@ -205,10 +205,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // What the tests that need a real compositor share: a headless sway of the test's own.
-        .target(name: "DisplayTestSupport", path: "Tests/DisplayTestSupport"),
-        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "PasteboardFuzzing", "DisplayTestSupport"]),
-        .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing"]),
+        // What the test targets share: waiting for an event (`eventually`), and a headless sway of the test's own.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PasteboardWaylandTests", dependencies: ["PasteboardWayland", "PasteboardFuzzing", "TestSupport"]),
+        .testTarget(name: "PasteboardX11Tests", dependencies: ["PasteboardX11", "PasteboardFuzzing", "TestSupport"]),
         .testTarget(
             name: "PasteboardDesktopTests",
             dependencies: ["PasteboardDesktop", "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardX11", "PasteboardWayland"]
@@ -218,7 +218,11 @@ let package = Package(
             name: "PasteboardIntegrationTests",
             dependencies: [
                 "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardProtocol", "PasteboardSystem",
-                "CPasteboardSystem", "PasteboardX11", "PasteboardWayland", "PasteboardDesktop", "DisplayTestSupport",
+                "CPasteboardSystem", "PasteboardX11", "PasteboardWayland", "PasteboardDesktop", "TestSupport",
+                // The in-process fixture (Support/InProcessDaemon): the daemon's server in the test process.
+                "PasteboardDaemon",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The public API's baselines (PublicAPITests reads them from the source tree).
             exclude: ["PublicAPI"]

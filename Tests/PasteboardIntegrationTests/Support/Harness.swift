@@ -58,16 +58,6 @@ final class Sandbox: Sendable {
     func remove() { try? FileManager.default.removeItem(at: root) }
 }
 
-/// Polls `condition` until it holds (true) or `timeout` seconds pass (false).
-func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
-
 /// Where `swift build` put pb and pasteboardd: beside the test bundle's executable.
 enum Binaries {
     static let directory: URL = {
@@ -118,28 +108,23 @@ func runTool(_ tool: String, _ arguments: [String], stdin: Data = Data(), enviro
     )
 }
 
-/// A `pasteboardd` started by a test on the sandbox's socket.
+/// A `pasteboardd` started by a test on the sandbox's socket: a `ToolProcess` whose stderr is
+/// the daemon's log.
 final class DaemonProcess {
-    let process = Process()
-    let logPath: String
+    let tool: ToolProcess
+    var process: Process { tool.process }
 
     /// Starts pasteboardd with `arguments`; with `fileSizeLimitKiB`, under that file-size limit
     /// (`ulimit -f`), so its writes fail as on a full disk. `display` adds variables to its
     /// environment (a bridge test's own `DISPLAY`, `WAYLAND_DISPLAY`, `XAUTHORITY`).
     init(sandbox: Sandbox, arguments: [String] = [], fileSizeLimitKiB: Int? = nil, display: [String: String] = [:]) throws {
-        logPath = sandbox.path("daemon-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let environment = sandbox.environment().merging(display) { $1 }
         if let fileSizeLimitKiB {
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", Binaries.url("pasteboardd").path] + arguments
+            tool = try ToolProcess("/bin/bash", ["-c", "ulimit -f \(fileSizeLimitKiB) && exec \"$0\" \"$@\"", Binaries.url("pasteboardd").path] + arguments,
+                                   environment: environment, in: sandbox)
         } else {
-            process.executableURL = Binaries.url("pasteboardd")
-            process.arguments = arguments
+            tool = try ToolProcess("pasteboardd", arguments, environment: environment, in: sandbox)
         }
-        process.environment = sandbox.environment().merging(display) { $1 }
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: logPath)
-        try process.run()
     }
 
     /// Starts a daemon and waits until it accepts connections.
@@ -152,29 +137,27 @@ final class DaemonProcess {
                 return daemon
             }
             if !daemon.process.isRunning { break }
-            usleep(10_000)
+            usleep(5_000)
         }
         throw XCTSkip("pasteboardd did not start: \(daemon.log)")
     }
 
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// Everything the daemon logged so far.
+    var log: String { tool.stderrLines.map { $0 + "\n" }.joined() }
 
     /// Sends `number` to the daemon.
     func signal(_ number: Int32) {
-        kill(process.processIdentifier, number)
+        tool.signal(number)
     }
 
     /// Waits (up to 10 seconds) until `count` lines of the log contain `text`; false if they never do.
     func waitForLog(_ text: String, count: Int = 1) -> Bool {
-        eventually { self.log.split(separator: "\n").filter { $0.contains(text) }.count >= count }
+        tool.waitForLines(count: count, timeout: 10) { $0.contains(text) }
     }
 
     /// SIGKILL, then wait: the daemon gets no chance to clean up.
     func kill9() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        tool.stop()
     }
 
     /// SIGTERM, then wait; returns the exit status.

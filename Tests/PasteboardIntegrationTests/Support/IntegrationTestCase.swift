@@ -1,22 +1,79 @@
 import Foundation
+import TestSupport
 import XCTest
 
-/// A test with its own sandbox and a real pasteboardd listening in it.
+/// A test with its own sandbox and a daemon listening in it: a real pasteboardd process
+/// (`daemon`), or, for a class whose `daemonRunsInProcess` is true, the daemon's server in this
+/// test process (`inProcessDaemon`), for tests of pb, the library or the protocol
+/// where a separate process is not the point.
 class IntegrationTestCase: XCTestCase {
     var sandbox: Sandbox!
+    /// The pasteboardd process (nil in a class whose daemon runs in process).
     var daemon: DaemonProcess!
+    /// The server in this process (nil in a class whose daemon is a process).
+    var inProcessDaemon: InProcessDaemon?
     private var background: [ToolProcess] = []
+
+    /// Whether setUp starts the daemon's server in this process instead of a pasteboardd: true for
+    /// a class that never signals, kills, measures or reads the environment of the daemon's process.
+    class var daemonRunsInProcess: Bool { false }
+
+    /// The options setUp starts the daemon with (pasteboardd's).
+    class var daemonArguments: [String] { [] }
+
+    /// Whether setUp starts the daemon: false for a class whose tests start it themselves (with a
+    /// display of their own in its environment) or need none (an X server and its peers only).
+    class var startsDaemonInSetUp: Bool { true }
 
     override func setUpWithError() throws {
         sandbox = try Sandbox()
-        daemon = try DaemonProcess.started(in: sandbox)
+        if Self.startsDaemonInSetUp { try startDaemon(arguments: Self.daemonArguments) }
+    }
+
+    /// Stops `tool` (a peer the test started) at tearDown, with the test's own background tools.
+    @discardableResult
+    func stopAtTearDown(_ tool: ToolProcess) -> ToolProcess {
+        background.append(tool)
+        return tool
     }
 
     override func tearDown() {
         for tool in background { tool.stop() }
         background = []
-        daemon?.stop()
+        stopDaemon()
         sandbox?.remove()
+    }
+
+    /// Starts this test's daemon with `arguments`, in this process or as a pasteboardd as the class
+    /// says (a file-size limit or a display always as a process), and waits until it listens.
+    func startDaemon(arguments: [String] = [], fileSizeLimitKiB: Int? = nil, display: [String: String] = [:]) throws {
+        if Self.daemonRunsInProcess && fileSizeLimitKiB == nil && display.isEmpty {
+            inProcessDaemon = try InProcessDaemon.started(in: sandbox, arguments: arguments)
+        } else {
+            daemon = try DaemonProcess.started(in: sandbox, arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB, display: display)
+        }
+    }
+
+    /// Stops this test's daemon as SIGTERM does (`kill9`: a process gets SIGKILL, no chance to clean up).
+    func stopDaemon(kill9: Bool = false) {
+        if kill9 { daemon?.kill9() } else { daemon?.stop() }
+        inProcessDaemon?.stop()
+        inProcessDaemon = nil
+    }
+
+    /// Stops this test's daemon (see `stopDaemon`) and starts it again with `arguments`.
+    func restartDaemon(_ arguments: [String] = [], kill9: Bool = false, fileSizeLimitKiB: Int? = nil, display: [String: String] = [:]) throws {
+        stopDaemon(kill9: kill9)
+        try startDaemon(arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB, display: display)
+    }
+
+    /// What the daemon logged so far, wherever it runs.
+    var daemonLog: String { inProcessDaemon?.log ?? daemon?.log ?? "" }
+
+    /// Waits (up to 10 seconds) until `count` lines of the daemon's log contain `text`.
+    func waitForDaemonLog(_ text: String, count: Int = 1) -> Bool {
+        if let inProcessDaemon { return inProcessDaemon.waitForLog(text, count: count) }
+        return daemon.waitForLog(text, count: count)
     }
 
     /// Starts `tool` (one of ours by name, or an absolute path) in the background against this
@@ -30,6 +87,15 @@ class IntegrationTestCase: XCTestCase {
     /// Starts `pb` in the background (killed at tearDown).
     func startPB(_ arguments: String...) throws -> ToolProcess {
         try start("pb", arguments)
+    }
+
+    /// Starts `pb watch` with `arguments` (no `--exec`) and waits until it watches: its first line,
+    /// the current content, is printed once the daemon has it subscribed, so a change made after
+    /// this returns is reported.
+    func startWatch(_ arguments: String...) throws -> ToolProcess {
+        let watch = try start("pb", ["watch"] + arguments)
+        XCTAssertTrue(eventually { watch.stdoutText.contains("\n") }, "pb watch never printed the current content: \(watch.stderrLines)")
+        return watch
     }
 
     /// A file in the sandbox of `size` pseudo-random bytes (a cheap generator whose content does

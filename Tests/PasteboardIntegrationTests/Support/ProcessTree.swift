@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What /proc says about processes a test started.
 enum ProcessTree {
@@ -16,6 +17,29 @@ enum ProcessTree {
     /// The kernel function `pid` sleeps in (`wchan`), such as `pipe_write`.
     static func waitChannel(of pid: pid_t) -> String {
         (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? ""
+    }
+
+    /// The calling thread's id (the last part of `/proc/thread-self`, `PID/task/TID`).
+    static func currentThread() -> pid_t {
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        return pid_t(link.split(separator: "/").last ?? "") ?? getpid()
+    }
+
+    /// The kernel function thread `tid` of this process sleeps in (`wchan`).
+    static func waitChannel(ofThread tid: pid_t) -> String {
+        (try? String(contentsOfFile: "/proc/self/task/\(tid)/wchan", encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `body` on another thread once thread `tid` of this process sleeps in poll(2) or
+    /// select(2) (a blocking wait has begun), or after `timeout` seconds.
+    static func whenBlockedInPoll(thread tid: pid_t, timeout: TimeInterval = 10, _ body: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread {
+            _ = eventually(timeout: timeout) {
+                let channel = waitChannel(ofThread: tid)
+                return channel.contains("poll") || channel.contains("select")
+            }
+            body()
+        }
     }
 
     /// The running processes (not zombies) whose second argument is `argument` and whose

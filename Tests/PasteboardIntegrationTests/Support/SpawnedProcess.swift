@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 /// A program started with posix_spawn instead of Foundation's `Process`, for programs that close
 /// descriptors they did not open, as `systemd-socket-activate` does before it execs its child.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A client attached to a `TmuxServer` through a pseudo-terminal that util-linux's `script`
 /// opens, so that what `type` writes reaches tmux as keystrokes and goes through its key

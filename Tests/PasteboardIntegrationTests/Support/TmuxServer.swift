@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A tmux server of a test's own: its own socket name (`tmux -L`) under the sandbox
 /// (`TMUX_TMPDIR`), one detached session `test` of 80×24 running `command`, and the

@@ -19,34 +19,49 @@ final class ToolProcess {
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = stderrPipe
-        let lines = lines
+        let (lines, exited) = (lines, exited)
         stderrPipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            lines.append(data)
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                lines.finish()
+            } else {
+                lines.append(data)
+            }
         }
+        process.terminationHandler = { _ in exited.open() }
         try process.run()
     }
+
+    /// Opened when the process has exited.
+    private let exited = Latch()
+
+    /// Everything written to stdout so far.
+    var stdoutText: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
 
     /// Every stderr line so far.
     var stderrLines: [String] { lines.lines }
 
     /// Waits (up to `timeout` seconds) for a stderr line satisfying `predicate`; nil if none came.
     func waitForLine(timeout: TimeInterval = 20, where predicate: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = lines.lines.first(where: predicate) { return line }
-            usleep(5_000)
-        }
-        return nil
+        lines.waitForLine(until: Date().addingTimeInterval(timeout), where: predicate)
     }
 
-    /// Waits (up to `timeout` seconds) for the process to exit; returns its status, or nil if it is still running.
+    /// Waits (up to `timeout` seconds) until `count` stderr lines satisfy `predicate`; whether they did.
+    func waitForLines(count: Int, timeout: TimeInterval = 20, where predicate: (String) -> Bool) -> Bool {
+        lines.waitForLines(count: count, until: Date().addingTimeInterval(timeout), where: predicate)
+    }
+
+    /// How long `waitForExit` waits, after the exit, for the end of stderr: a process that left a
+    /// child of its own holding stderr (a shell's pipeline) never closes it.
+    static let stderrAfterExitLimit: TimeInterval = 2
+
+    /// Waits (up to `timeout` seconds) for the process to exit, then for its stderr to end (every
+    /// line read); returns its status, or nil if it is still running.
     func waitForExit(timeout: TimeInterval = 30) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning { return nil }
+        guard exited.wait(until: Date().addingTimeInterval(timeout)) else { return nil }
         process.waitUntilExit()
-        usleep(50_000)  // let the last stderr bytes arrive
+        _ = lines.waitForEnd(until: Date().addingTimeInterval(Self.stderrAfterExitLimit))
         return process.terminationStatus
     }
 
@@ -66,26 +81,92 @@ final class ToolProcess {
     deinit { stop() }
 }
 
-/// Bytes arriving from a pipe, split into lines; thread-safe.
+/// Bytes arriving from a pipe, split into lines; thread-safe. Waiters are woken by each new line
+/// and by the end of the pipe.
 final class LineBuffer: @unchecked Sendable {
-    // Safe: every access to `pending` and `complete` holds `lock`.
-    private let lock = NSLock()
+    // Safe: every access to `pending`, `complete` and `ended` holds `condition`.
+    private let condition = NSCondition()
     private var pending = Data()
     private var complete: [String] = []
+    private var ended = false
 
     func append(_ data: Data) {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         pending.append(data)
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             complete.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
             pending = Data(pending[pending.index(after: newline)...])
         }
+        condition.broadcast()
+    }
+
+    /// The pipe ended (the writer closed it).
+    func finish() {
+        condition.lock()
+        defer { condition.unlock() }
+        ended = true
+        condition.broadcast()
     }
 
     var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         return complete
+    }
+
+    /// The first line satisfying `predicate`, waiting for it until `deadline` (nil: none came).
+    func waitForLine(until deadline: Date, where predicate: (String) -> Bool) -> String? {
+        condition.lock()
+        defer { condition.unlock() }
+        var checked = 0
+        while true {
+            if let line = complete[checked...].first(where: predicate) { return line }
+            checked = complete.count
+            if ended || !condition.wait(until: deadline) { return complete[checked...].first(where: predicate) }
+        }
+    }
+
+    /// Waits until `count` lines satisfy `predicate` or `deadline` passes; whether they did.
+    func waitForLines(count: Int, until deadline: Date, where predicate: (String) -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        var (checked, found) = (0, 0)
+        while true {
+            found += complete[checked...].filter(predicate).count
+            checked = complete.count
+            if found >= count { return true }
+            if ended || !condition.wait(until: deadline) { return complete[checked...].filter(predicate).count + found >= count }
+        }
+    }
+
+    /// Waits until the pipe ends or `deadline` passes; whether it ended.
+    func waitForEnd(until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended { if !condition.wait(until: deadline) { break } }
+        return ended
+    }
+}
+
+/// A one-way gate: closed until `open()`, then open for good; waiters wake when it opens.
+final class Latch: @unchecked Sendable {
+    // Safe: `isOpen` is accessed holding `condition`.
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until it is open or `deadline` passes; whether it is open.
+    func wait(until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !isOpen { if !condition.wait(until: deadline) { break } }
+        return isOpen
     }
 }

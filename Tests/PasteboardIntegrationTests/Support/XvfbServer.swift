@@ -1,5 +1,7 @@
 import Glibc
 import Foundation
+import PasteboardDesktop
+import TestSupport
 import XCTest
 
 /// An `Xvfb` started by a test, on a display of its own: never the developer's `DISPLAY`.
@@ -70,6 +72,39 @@ final class XvfbServer {
               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
         else { return false }
         return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Starts `xclip -i` owning `selection` of this display with the file at `path` (as `target`
+    /// when given), in the foreground: xclip stays to serve it until stopped. `environment` is the
+    /// rest of its environment (the sandbox's by default; `XAUTHORITY` for a server with a cookie);
+    /// DISPLAY is never inherited, the display is named.
+    func startXclip(file path: String, selection: String = "clipboard", target: String? = nil,
+                    environment: [String: String]? = nil, sandbox: Sandbox) throws -> ToolProcess {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
+        var arguments = ["-display", display, "-selection", selection, "-quiet", "-i"]
+        if let target { arguments += ["-t", target] }
+        var environment = environment ?? sandbox.environment()
+        environment.removeValue(forKey: "DISPLAY")
+        return try ToolProcess("/usr/bin/xclip", arguments + [path], environment: environment, in: sandbox)
+    }
+
+    /// `startXclip` with `text`, written to a file of the sandbox first.
+    func startXclip(text: String, selection: String = "clipboard", target: String? = nil,
+                    environment: [String: String]? = nil, sandbox: Sandbox) throws -> ToolProcess {
+        let path = sandbox.path("xclip-\(UUID().uuidString.prefix(8))")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try startXclip(file: path, selection: selection, target: target, environment: environment, sandbox: sandbox)
+    }
+
+    /// This display for our own X11 code, with no cookie file (a server started without one
+    /// runs without access control).
+    func x11Display(sandbox: Sandbox) -> X11Display {
+        X11Display(displayName: display, environment: x11Environment(sandbox: sandbox))
+    }
+
+    /// The environment our X11 code connects with: no cookie file.
+    func x11Environment(sandbox: Sandbox) -> [String: String] {
+        ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")]
     }
 
     func stop() { process.stop() }
