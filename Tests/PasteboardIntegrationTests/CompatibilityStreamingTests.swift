@@ -2,12 +2,17 @@ import Foundation
 import XCTest
 
 /// pb's drop-in names stream what they copy, as `pb copy` does (issue 39, item 6): each mode is
-/// fed 256 MiB through a pipe (or a FIFO named as its file) and, once the last byte has gone
+/// fed 96 MiB through a pipe (or a FIFO named as its file) and, once the last byte has gone
 /// into the pipe, and so all but a pipe's worth has been read, while the mode still waits for
 /// the input's end, its peak resident memory (VmHWM in /proc) must be below 32 MiB. Reading the
-/// input whole first, as the modes did, puts a quarter of a gigabyte there at that point.
+/// input whole first, as the modes did, puts three times that there at that point. (The input
+/// was 256 MiB, which took minutes of the suite on two cores for no more certainty: the
+/// ceiling, not the size, tells streaming from reading whole.)
 final class CompatibilityStreamingTests: IntegrationTestCase {
-    private static let inputSize = 256 << 20
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
+    private static let inputSize = 96 << 20
     private static let memoryCeiling = 32 << 20
 
     /// One mode's run: the shell words after the link's name, where its stdin or its file is
@@ -18,7 +23,7 @@ final class CompatibilityStreamingTests: IntegrationTestCase {
         let expectedSize: Int
     }
 
-    func testEveryModeCopiesAQuarterGigabyteInBoundedMemory() throws {
+    func testEveryModeCopiesAStreamThreeTimesItsMemoryCeilingInBoundedMemory() throws {
         let directory = try installedLinks()
         try pbOK("copy", "-p", "primary", stdin: Data("old".utf8))
         let size = Self.inputSize
@@ -43,7 +48,7 @@ final class CompatibilityStreamingTests: IntegrationTestCase {
             let peak = try ProcessCounters.peakResidentBytes(of: mode.process.processIdentifier)
             try input.close()
             XCTAssertEqual(mode.waitForExit(timeout: 300), 0, "\(run.command): \(mode.stderrLines)")
-            XCTAssertLessThan(peak, Self.memoryCeiling, "\(run.command) held \(peak >> 20) MiB after reading 256 MiB")
+            XCTAssertLessThan(peak, Self.memoryCeiling, "\(run.command) held \(peak >> 20) MiB after reading \(size >> 20) MiB")
             let items = try XCTUnwrap(listing(run.pasteboard)["items"] as? [[String: Any]])
             let representation = try XCTUnwrap((items.first?["representations"] as? [[String: Any]])?.first)
             XCTAssertEqual(representation["size"] as? Int, run.expectedSize, run.command)

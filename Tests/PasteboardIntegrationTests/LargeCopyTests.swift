@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import PasteboardDaemon
+import TestSupport
 import XCTest
 
 /// Large eager copies on a durable daemon: the bytes are stored in `<state>/data` as they
@@ -17,18 +19,20 @@ final class LargeCopyTests: IntegrationTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: dataDirectory)) ?? []).sorted()
     }
 
-    private func restart(_ arguments: [String] = ["--max-representation-size", "64G"]) throws {
-        daemon.kill9()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments)
-    }
+    override class var daemonArguments: [String] { ["--max-representation-size", "64G"] }
 
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        try restart()
+    /// Skips the test unless the sandbox's filesystem has `bytes` free: the test writes that much
+    /// for real (a source, the stored copy, the pasted one), which no injected figure can replace.
+    private func requireFreeSpace(_ bytes: Int) throws {
+        var info = statvfs()
+        guard statvfs(sandbox.root.path, &info) == 0 else { return }
+        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        if free < bytes { throw XCTSkip("needs \(bytes >> 30) GiB free in \(sandbox.root.path), which has \(free >> 20) MiB") }
     }
 
     func testAGibibyteFileRoundTripsByteIdenticalWhileTheDaemonsMemoryStaysFlat() throws {
         let size = (1 << 30) + 1
+        try requireFreeSpace(4 << 30)
         let source = try shell("head -c \(size) /dev/urandom > \"$0\"", sandbox.path("gibibyte"))
         let pid = daemon.process.processIdentifier
         let idle = try residentBytes(of: pid)
@@ -53,7 +57,7 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertEqual(copy.status, 0, copy.stderr)
         XCTAssertEqual(storedFiles().count, 1)
 
-        try restart()
+        try restartDaemon(Self.daemonArguments, kill9: true)
         let pid = daemon.process.processIdentifier
         let readBefore = try ProcessCounters.readBytes(of: pid)
         XCTAssertTrue(try pastedEquals(source), "the stored copy did not survive kill -9")
@@ -138,14 +142,15 @@ final class LargeCopyTests: IntegrationTestCase {
 
     func testTheFreeSpaceIsCheckedBeforeAnyByteIsStoredAndThePreviousContentStays() throws {
         try pbOK("copy", stdin: Data("previous".utf8))
-        var info = statvfs()
-        XCTAssertEqual(statvfs(sandbox.stateDirectory, &info), 0)
-        let free = Int(info.f_bavail) * Int(info.f_frsize)
+        // The disk this test runs on has whatever free space it has: the daemon is told it has
+        // 1 GiB (the in-process server with the spool's free-space call replaced), and the copy
+        // is a sparse 2 GiB file (no disk used), under max-representation-size and over the space.
+        stopDaemon(kill9: true)
+        let live = SpoolSystem.live
+        let oneGiBFree = SpoolSystem(openTemporary: live.openTemporary, write: live.write, freeBytes: { _ in 1 << 30 }, observe: live.observe)
+        inProcessDaemon = try InProcessDaemon.started(in: sandbox, arguments: Self.daemonArguments, spoolSystem: oneGiBFree)
         let huge = sandbox.path("huge")
-        try shell("truncate -s \(free + (1 << 30)) \"$0\"", huge)  // sparse: no disk used
-        // Whatever the disk's size, the file is over the free space, not over the size limit
-        // (64 GiB in setUp: a disk with more free space than that would test the limit instead).
-        try restart(["--max-representation-size", "\((free >> 30) + 2)G"])
+        try shell("truncate -s 2G \"$0\"", huge)
 
         let refused = try pb("copy", huge)
         XCTAssertEqual(refused.status, 1)
@@ -165,12 +170,12 @@ final class LargeCopyTests: IntegrationTestCase {
         XCTAssertTrue(eventually { self.storedFiles().isEmpty }, "primary's replaced data stays on disk: \(storedFiles())")
 
         try pbOK("copy", "-p", "primary", source)
-        try restart()
+        try restartDaemon(Self.daemonArguments, kill9: true)
         XCTAssertEqual(storedFiles(), [], "primary is not kept across a restart, and neither are its stored bytes")
     }
 
     func testWhatMustStayInMemoryIsCappedByMaxInMemorySizeAndTheRefusalSaysWhy() throws {
-        try restart(["--max-in-memory-size", "1M"])
+        try restartDaemon(["--max-in-memory-size", "1M"], kill9: true)
         try pbOK("copy", stdin: Data("previous".utf8))
         let secret = try pb("copy", "--sensitive", stdin: Data(repeating: 1, count: 2 << 20))
         XCTAssertEqual(secret.status, 1)
@@ -200,7 +205,7 @@ final class LargeCopyTests: IntegrationTestCase {
             XCTAssertTrue(FileManager.default.createFile(atPath: dataDirectory + "/" + name, contents: Data(repeating: 1, count: 4096),
                                                          attributes: [.posixPermissions: 0o600]))
         }
-        try restart()
+        try restartDaemon(Self.daemonArguments, kill9: true)
         XCTAssertEqual(storedFiles(), (kept + [stranger]).sorted(), "the leftovers were not swept, or the kept file went")
         XCTAssertTrue(daemon.log.contains("removed 2 stored files no pasteboard or history entry names"), daemon.log)
         XCTAssertTrue(try pastedEquals(source))
