@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 final class DaemonTests: IntegrationTestCase {
@@ -83,66 +84,23 @@ final class DaemonTests: IntegrationTestCase {
     }
 
     func testWatchReportsEveryChange() throws {
-        let process = Process()
-        process.executableURL = Binaries.url("pb")
-        process.arguments = ["watch"]
-        process.environment = sandbox.environment()
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
-        let lines = LineReader(output.fileHandleForReading)
-
-        XCTAssertEqual(lines.next(), "0 (empty)", "the first line is the current content")
+        let watch = try startWatch()
+        XCTAssertEqual(watch.stdoutText, "0 (empty)\n", "the first line is the current content")
         try pbOK("copy", "--rep", "public.html=<p>", "--rep", "public.utf8-plain-text=p")
-        XCTAssertEqual(lines.next(), "1 public.html,public.utf8-plain-text")
+        XCTAssertTrue(eventually { watch.stdoutText.hasSuffix("1 public.html,public.utf8-plain-text\n") }, watch.stdoutText)
         try pbOK("copy", "-p", "other", stdin: Data("ignored".utf8))
         try pbOK("clear")
-        XCTAssertEqual(lines.next(), "2 (empty)", "changes of other pasteboards are not reported")
+        XCTAssertTrue(eventually { watch.stdoutText.hasSuffix("2 (empty)\n") }, watch.stdoutText)
+        XCTAssertEqual(watch.stdoutText, "0 (empty)\n1 public.html,public.utf8-plain-text\n2 (empty)\n", "changes of other pasteboards are not reported")
     }
 
     func testWatchJSONLinesCarryTheChangeCountAndTypes() throws {
-        let process = Process()
-        process.executableURL = Binaries.url("pb")
-        process.arguments = ["watch", "--json", "-p", "clips"]
-        process.environment = sandbox.environment()
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
-        let lines = LineReader(output.fileHandleForReading)
-        _ = lines.next()
+        let watch = try startWatch("--json", "-p", "clips")
         try pbOK("copy", "-p", "clips", stdin: Data("x".utf8))
-        let line = try XCTUnwrap(lines.next())
+        XCTAssertTrue(eventually { watch.stdoutText.split(separator: "\n").count == 2 }, watch.stdoutText)
+        let line = try XCTUnwrap(watch.stdoutText.split(separator: "\n").last)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         XCTAssertEqual(object["changeCount"] as? Int, 1)
         XCTAssertEqual(object["pasteboard"] as? String, "clips")
-    }
-}
-
-/// Reads lines from a pipe, waiting up to 10 seconds for each.
-final class LineReader {
-    private let handle: FileHandle
-    private var buffer = Data()
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    func next() -> String? {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer = Data(buffer[(newline + 1)...])
-                return line
-            }
-            var poller = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 100) > 0 {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
-            }
-        }
-        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The bridge as users get it: pasteboardd with a display in its environment starts
@@ -10,8 +11,11 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
     var peers: [ToolProcess] = []
     private let cookie = "0123456789abcdef0123456789abcdef"
 
+    /// The daemon is started by each test, with the display in its environment.
+    override class var startsDaemonInSetUp: Bool { false }
+
     override func setUpWithError() throws {
-        sandbox = try Sandbox()
+        try super.setUpWithError()
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xauth") else { throw XCTSkip("xauth is not installed (apt-get install xauth)") }
     }
@@ -19,7 +23,6 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
     override func tearDown() {
         for peer in peers { peer.stop() }
         peers = []
-        daemon?.stop()
         server?.stop()
         super.tearDown()
     }
@@ -56,9 +59,7 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
 
     /// Starts `xclip -i` owning `selection` with `text` (xclip stays to serve it).
     func copyWithXclip(_ text: String, selection: String = "clipboard", server: XvfbServer) throws -> ToolProcess {
-        let file = sandbox.path("xclip-\(UUID().uuidString.prefix(6))")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        let peer = try ToolProcess("/usr/bin/xclip", ["-selection", selection, "-quiet", "-i", file], environment: sandbox.environment().merging(displayEnvironment(server)) { $1 }, in: sandbox)
+        let peer = try server.startXclip(text: text, selection: selection, environment: sandbox.environment().merging(displayEnvironment(server)) { $1 }, sandbox: sandbox)
         peers.append(peer)
         return peer
     }
@@ -96,7 +97,6 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         application.stop()
         let manager = try copyWithXclip("copied once", server: server)
         _ = manager
-        usleep(500_000)
         XCTAssertTrue(daemon.waitForLog("the same content as the last copy"), "log:\n\(daemon.log)")
         XCTAssertEqual(try pbOK("list").stdoutText, changeCount, "the same content again made a new change")
         XCTAssertEqual(try pbOK("history").stdoutText.components(separatedBy: "copied once").count, 2, "one history entry")
@@ -195,7 +195,11 @@ final class DesktopBridgeProcessTests: IntegrationTestCase {
         XCTAssertEqual(result.status, 1, result.stdoutText)
         XCTAssertEqual(result.stdoutText, "no desktop bridge: turned off (no-bridge)\n")
         _ = try copyWithXclip("not for us", server: server)
-        usleep(500_000)
+        // The desktop has the copy (xclip serves it) and no bridge brought it to the pasteboard.
+        let reader = sandbox.environment().merging(displayEnvironment(server)) { $1 }
+        XCTAssertTrue(eventually(timeout: 10) {
+            (try? runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o"], environment: reader, in: self.sandbox))?.stdoutText == "not for us"
+        }, "xclip never owned the clipboard")
         XCTAssertNotEqual(pasted(), "not for us")
     }
 

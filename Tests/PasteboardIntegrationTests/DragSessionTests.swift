@@ -1,6 +1,7 @@
 import Foundation
 import Pasteboard
 import PasteboardTypes
+import TestSupport
 import XCTest
 
 /// Drag-session semantics: this test process as one side through the client library (or a
@@ -176,14 +177,17 @@ final class DragSessionTests: DragDropTestCase {
             let sandbox = self.sandbox!
             let environment = sandbox.environment()
             let refusedTask = Task.detached { try runTool("gallery", ["drop", "--file", sandbox.path("g.json")], environment: environment, in: sandbox) }
-            let takenTask = Task.detached {
-                try await Task.sleep(for: .milliseconds(300))
-                return try runTool("pb", ["drop", "--operation", "move"], environment: environment, in: sandbox)
-            }
+            // The second destination comes once the source has heard the first one's refusal.
+            var takenTask: Task<ProcessResult, any Error>?
             var seen: [DragEvent] = []
-            _ = try await session.outcome { seen.append($0) }
+            _ = try await session.outcome { event in
+                seen.append(event)
+                if takenTask == nil, case .proposed = event {
+                    takenTask = Task.detached { try runTool("pb", ["drop", "--operation", "move"], environment: environment, in: sandbox) }
+                }
+            }
             let refused = try await refusedTask.value
-            let taken = try await takenTask.value
+            let taken = try await XCTUnwrap(takenTask, "the refusal was never heard: \(seen)").value
             XCTAssertEqual(refused.status, 1)
             XCTAssertEqual(taken.stdoutText, "a lazy note")
             return seen

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// `pb copy --expire` across a restart of the daemon: the deadline is stored with the content,
@@ -39,8 +40,39 @@ final class ExpiryRestartTests: IntegrationTestCase {
         try expiredWhileDown { $0.kill9() }
     }
 
+    /// The daemon's server in this process, stopped as SIGTERM stops it, on a clock the test moves
+    /// past the deadline while it is down: no wait in real time.
     func testContentThatExpiredWhileTheDaemonWasStoppedIsGoneAfterTheRestart() throws {
-        try expiredWhileDown { $0.stop() }
+        stopDaemon()
+        let clock = ManualWallClock()
+        inProcessDaemon = try InProcessDaemon.started(in: sandbox, clock: clock.wallClock)
+        try pbOK("copy", "--expire", "2", stdin: Data("short-lived secret".utf8))
+        try pbOK("copy", "-p", "work", "--expire", "2", stdin: Data("short-lived work".utf8))
+        try pbOK("copy", "-p", "kept", stdin: Data("does not expire".utf8))
+        stopDaemon()
+        clock.advance(bySeconds: 2.2)
+        inProcessDaemon = try InProcessDaemon.started(in: sandbox, clock: clock.wallClock)
+
+        XCTAssertEqual(try itemCount(), 0, "the expired content is gone before the first request reads it")
+        XCTAssertEqual(try changeCount(), 2, "the expiry cleared it, as a running daemon does")
+        XCTAssertEqual(try itemCount("work"), 0)
+        XCTAssertEqual(try pbOK("paste", "-p", "kept").stdoutText, "does not expire")
+        XCTAssertTrue(daemonLog.contains("pasteboard expired while pasteboardd was not running"), daemonLog)
+        XCTAssertFalse(try stateFilesContain("short-lived"), "and it left the disk")
+    }
+
+    /// A running daemon clears the content when its clock reaches the deadline, not before.
+    func testARunningDaemonClearsTheContentWhenItsClockReachesTheDeadline() throws {
+        stopDaemon()
+        let clock = ManualWallClock()
+        inProcessDaemon = try InProcessDaemon.started(in: sandbox, clock: clock.wallClock)
+        try pbOK("copy", "--expire", "30", stdin: Data("short-lived".utf8))
+        clock.advance(bySeconds: 29)
+        XCTAssertEqual(try pbOK("paste").stdoutText, "short-lived", "its time has not come yet")
+        clock.advance(bySeconds: 1.5)
+        XCTAssertTrue(eventually { (try? self.itemCount()) == 0 }, "the daemon did not clear it at its deadline")
+        XCTAssertTrue(waitForDaemonLog("pasteboard expired"), daemonLog)
+        XCTAssertEqual(try changeCount(), 2)
     }
 
     func testContentNotYetExpiredComesBackAndStillExpires() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Pasteboard
 import PasteboardTypes
+import TestSupport
 import XCTest
 
 /// Secrets stay in memory: never in the state directory, the log, or a watcher's output; and
@@ -33,9 +34,7 @@ final class SensitiveItemTests: IntegrationTestCase {
     }
 
     func testWatchReportsASensitiveChangeWithoutItsContent() throws {
-        let watch = try ToolProcess("pb", ["watch"], environment: sandbox.environment(), in: sandbox)
-        defer { watch.stop() }
-        usleep(300_000)
+        let watch = try startWatch()
         try pbOK("copy", "--sensitive", stdin: Data("top-secret".utf8))
         try pbOK("copy", stdin: Data("plain".utf8))
         let deadline = Date().addingTimeInterval(10)

@@ -4,20 +4,21 @@ import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The X11 importer against a real Xvfb, real xclip owners and a real pasteboardd: a desktop
 /// copy becomes a pasteboard item, its text captured at once, the rest fetched when pasted.
 final class X11ClipboardImportTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private var server: XvfbServer?
-    private var peers: [ToolProcess] = []
     private var importer: Task<Void, any Error>?
-    private let events = EventLog()
+    private let events = EventLog<X11ClipboardImporter.Event>()
 
     override func tearDown() {
         importer?.cancel()
-        for peer in peers { peer.stop() }
-        peers = []
         server?.stop()
         super.tearDown()
     }
@@ -35,37 +36,26 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         self.importer = Task {
             try await importer.run(socketPath: socketPath) { event in events.append(event) }
         }
-        XCTAssertTrue(eventually(timeout: 10) { events.withLock { $0.contains(.watching) } }, "the importer never watched: \(events.withLock { $0 })")
+        XCTAssertTrue(eventually(timeout: 10) { events.contains(.watching) }, "the importer never watched: \(events.all)")
         return server
-    }
-
-    /// The importer's events, shared with its task.
-    final class EventLog: Sendable {
-        private let events = Mutex<[X11ClipboardImporter.Event]>([])
-        func append(_ event: X11ClipboardImporter.Event) { events.withLock { $0.append(event) } }
-        func withLock<R>(_ body: ([X11ClipboardImporter.Event]) -> R) -> R { events.withLock { body($0) } }
     }
 
     /// The test's display, with no cookie file (Xvfb runs without access control).
     private func display(_ server: XvfbServer) -> X11Display {
-        X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        server.x11Display(sandbox: sandbox)
     }
 
     /// How many copies the importer put on the pasteboard so far.
     private var importedCount: Int {
-        events.withLock { $0.filter { if case .imported = $0 { true } else { false } }.count }
+        events.count { if case .imported = $0 { true } else { false } }
     }
 
     /// Starts `xclip -i` owning CLIPBOARD with the file at `path` and waits until it is imported.
     private func copyWithXclip(_ server: XvfbServer, file path: String, target: String? = nil) throws -> ToolProcess {
         let before = importedCount
-        var arguments = ["-display", server.display, "-selection", "clipboard", "-quiet", "-i"]
-        if let target { arguments += ["-t", target] }
-        var environment = sandbox.environment()
-        environment.removeValue(forKey: "DISPLAY")
-        let peer = try ToolProcess("/usr/bin/xclip", arguments + [path], environment: environment, in: sandbox)
-        peers.append(peer)
-        XCTAssertTrue(eventually(timeout: 10) { importedCount > before }, "xclip's copy was never imported: \(events.withLock { $0 }) \(peer.stderrLines)")
+        let peer = try server.startXclip(file: path, target: target, sandbox: sandbox)
+        stopAtTearDown(peer)
+        XCTAssertTrue(eventually(timeout: 10) { importedCount > before }, "xclip's copy was never imported: \(events.all) \(peer.stderrLines)")
         return peer
     }
 
@@ -107,22 +97,24 @@ final class X11ClipboardImportTests: IntegrationTestCase {
     func testTheBridgesOwnWindowTakingTheSelectionIsNotImported() throws {
         let ownWindows = DesktopOwnWindows()
         let server = try startImporter(ownWindows: ownWindows)
-        let connection = try X11Connection.connect(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        let connection = try X11Connection.connect(displayName: server.display, environment: server.x11Environment(sandbox: sandbox))
         defer { connection.close() }
         let window = try connection.createWindow()
         ownWindows.insert(window)
         try connection.send(.setSelectionOwner(window, selection: try connection.atom("CLIPBOARD"), time: currentTime))
         try connection.sync()
-        Thread.sleep(forTimeInterval: 1)
-        XCTAssertEqual(importedCount, 0, "\(events.withLock { $0 })")
-        // (`settled` comes from the importer's task, `watching` from its X thread: either first.)
-        XCTAssertEqual(events.withLock { $0 }.filter { $0 != .settled }, [.watching], "our own ownership was looked at as a copy")
-        XCTAssertTrue(events.withLock { $0 }.contains(.settled))
-        // A foreign owner after ours is imported as usual.
+        // A foreign owner after ours is imported as usual; the importer takes owner changes in
+        // order, so once it has imported that one it has passed ours.
         let path = sandbox.path("text.txt")
         try Data("after our own".utf8).write(to: URL(fileURLWithPath: path))
         _ = try copyWithXclip(server, file: path)
         XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "after our own")
+        let seen = events.all
+        XCTAssertEqual(importedCount, 1, "\(seen)")
+        let beforeTheForeignOne = seen.prefix { if case .imported = $0 { false } else { true } }
+        // (`settled` comes from the importer's task, `watching` from its X thread: either first.)
+        XCTAssertEqual(beforeTheForeignOne.filter { $0 != .settled }, [.watching], "our own ownership was looked at as a copy")
+        XCTAssertTrue(seen.contains(.settled))
     }
 
     func testAnOwnerFromBeforeTheImporterStartedIsImported() throws {
@@ -133,8 +125,8 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         try Data("copied before".utf8).write(to: URL(fileURLWithPath: path))
         var environment = sandbox.environment()
         environment.removeValue(forKey: "DISPLAY")
-        peers.append(try ToolProcess("/usr/bin/xclip", ["-display", server.display, "-selection", "clipboard", "-quiet", "-i", path], environment: environment, in: sandbox))
-        let connection = try X11Connection.connect(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        stopAtTearDown(try ToolProcess("/usr/bin/xclip", ["-display", server.display, "-selection", "clipboard", "-quiet", "-i", path], environment: environment, in: sandbox))
+        let connection = try X11Connection.connect(displayName: server.display, environment: server.x11Environment(sandbox: sandbox))
         defer { connection.close() }
         let atom = try connection.atom("CLIPBOARD")
         XCTAssertTrue(eventually(timeout: 10) { (try? X11Reply.getSelectionOwner(connection.roundTrip(.getSelectionOwner(atom)))) != WindowID.none })
@@ -142,7 +134,7 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         let importer = X11ClipboardImporter(display: display(server), mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let socketPath = sandbox.socketPath
         self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
-        XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.withLock { $0 })")
+        XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.all)")
         XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "copied before")
     }
 
@@ -167,14 +159,14 @@ final class X11ClipboardImportTests: IntegrationTestCase {
         let importer = X11ClipboardImporter(display: X11Display(displayName: server.display, environment: environment), mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let events = self.events
         self.importer = Task { try await importer.run(socketPath: socketPath) { event in events.append(event) } }
-        XCTAssertTrue(eventually(timeout: 10) { events.withLock { $0.contains(.watching) } }, "\(events.withLock { $0 })")
+        XCTAssertTrue(eventually(timeout: 10) { events.contains(.watching) }, "\(events.all)")
         let path = sandbox.path("text.txt")
         try Data("through the cookie".utf8).write(to: URL(fileURLWithPath: path))
         var xclipEnvironment = sandbox.environment()
         xclipEnvironment.removeValue(forKey: "DISPLAY")
         xclipEnvironment["XAUTHORITY"] = authority
-        peers.append(try ToolProcess("/usr/bin/xclip", ["-display", server.display, "-selection", "clipboard", "-quiet", "-i", path], environment: xclipEnvironment, in: sandbox))
-        XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.withLock { $0 })")
+        stopAtTearDown(try ToolProcess("/usr/bin/xclip", ["-display", server.display, "-selection", "clipboard", "-quiet", "-i", path], environment: xclipEnvironment, in: sandbox))
+        XCTAssertTrue(eventually(timeout: 10) { importedCount == 1 }, "\(events.all)")
         XCTAssertEqual(String(decoding: try pbOK("paste").stdout, as: UTF8.self), "through the cookie")
     }
 

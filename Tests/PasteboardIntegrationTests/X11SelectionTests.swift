@@ -1,23 +1,19 @@
 import Foundation
 import PasteboardX11
+import TestSupport
 import XCTest
 
 /// The X11 selection reader against a real Xvfb and real xclip peers. Each test starts its own
 /// server and passes its display explicitly, so the developer's desktop is never touched.
-final class X11SelectionTests: XCTestCase {
-    private var sandbox: Sandbox!
+final class X11SelectionTests: IntegrationTestCase {
     private var server: XvfbServer?
-    private var peers: [ToolProcess] = []
 
-    override func setUpWithError() throws {
-        sandbox = try Sandbox()
-    }
+    /// No daemon: the reader speaks to the X server only.
+    override class var startsDaemonInSetUp: Bool { false }
 
     override func tearDown() {
-        for peer in peers { peer.stop() }
-        peers = []
         server?.stop()
-        sandbox?.remove()
+        super.tearDown()
     }
 
     /// Our environment for the connection: no cookie file unless a test gives one.
@@ -38,13 +34,8 @@ final class X11SelectionTests: XCTestCase {
     /// Starts `xclip -i` owning `selection` with the file at `path`, in the foreground, and
     /// waits until it owns the selection.
     private func startXclip(_ server: XvfbServer, selection: String = "clipboard", file path: String, target: String? = nil, watching connection: X11Connection) throws -> ToolProcess {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
-        var arguments = ["-display", server.display, "-selection", selection, "-quiet", "-i"]
-        if let target { arguments += ["-t", target] }
-        var peerEnvironment = sandbox.environment()
-        peerEnvironment.removeValue(forKey: "DISPLAY")
-        let peer = try ToolProcess("/usr/bin/xclip", arguments + [path], environment: peerEnvironment, in: sandbox)
-        peers.append(peer)
+        let peer = try server.startXclip(file: path, selection: selection, target: target, sandbox: sandbox)
+        stopAtTearDown(peer)
         let atom = try connection.atom(selection.uppercased())
         XCTAssertTrue(eventually(timeout: 10) {
             (try? X11Reply.getSelectionOwner(connection.roundTrip(.getSelectionOwner(atom)))) != WindowID.none
@@ -181,7 +172,8 @@ final class X11SelectionTests: XCTestCase {
         let connection = try connect(server)
         defer { connection.close() }
         let cancellation = connection.cancellation
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { cancellation.cancel() }
+        // Cancelled once this thread waits in the watch's poll.
+        ProcessTree.whenBlockedInPoll(thread: ProcessTree.currentThread()) { cancellation.cancel() }
         let start = ContinuousClock.now
         XCTAssertThrowsError(try connection.watchOwnerChanges(selections: ["CLIPBOARD"], idleTimeout: .seconds(10)) { _ in true }) { error in
             XCTAssertEqual(error as? X11Error, .cancelled)
@@ -198,7 +190,8 @@ final class X11SelectionTests: XCTestCase {
         let box = PeerBox()
         let sandbox = sandbox!
         let display = server.display
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) {
+        // xclip takes the selection once this thread waits in the watch's poll.
+        ProcessTree.whenBlockedInPoll(thread: ProcessTree.currentThread()) {
             var environment = sandbox.environment()
             environment.removeValue(forKey: "DISPLAY")
             box.peer = try? ToolProcess("/usr/bin/xclip", ["-display", display, "-selection", "clipboard", "-quiet", "-i", file], environment: environment, in: sandbox)
@@ -320,6 +313,6 @@ final class X11SelectionTests: XCTestCase {
 
 /// The xclip a background queue started, for tearDown.
 private final class PeerBox: @unchecked Sendable {
-    // Safe: written once by the queue before the test reads it after the watch returned.
+    // Safe: written once by the helper thread before the test reads it after the watch returned.
     var peer: ToolProcess?
 }

@@ -25,7 +25,7 @@ final class FlowControlTests: XCTestCase {
         let first = try await window.acquire(upTo: 25)
         XCTAssertEqual(first, 10)
         let waiting = Task { try await window.acquire(upTo: 25) }
-        try await Task.sleep(for: .milliseconds(20))
+        while !window.senderIsWaiting { await Task.yield() }
         window.grant(7)
         let second = try await waiting.value
         XCTAssertEqual(second, 7)
@@ -34,7 +34,7 @@ final class FlowControlTests: XCTestCase {
     func testFailingTheWindowWakesTheSender() async {
         let window = SendWindow(initialCredit: 0)
         let waiting = Task { try await window.acquire(upTo: 1) }
-        try? await Task.sleep(for: .milliseconds(20))
+        while !window.senderIsWaiting { await Task.yield() }
         window.fail(ProtocolError(.cancelled, "cancelled"))
         do {
             _ = try await waiting.value
@@ -47,7 +47,7 @@ final class FlowControlTests: XCTestCase {
     func testCancellingTheSendingTaskEndsTheWait() async {
         let window = SendWindow(initialCredit: 0)
         let waiting = Task { try await window.acquire(upTo: 1) }
-        try? await Task.sleep(for: .milliseconds(20))
+        while !window.senderIsWaiting { await Task.yield() }
         waiting.cancel()
         let result = await waiting.result
         XCTAssertThrowsError(try result.get())

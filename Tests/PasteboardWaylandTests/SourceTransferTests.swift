@@ -1,5 +1,6 @@
 @testable import PasteboardWayland
 import Glibc
+import TestSupport
 import XCTest
 
 /// The writer a provider gets, against plain pipes: bytes arrive whole, a reader that left ends
@@ -66,7 +67,12 @@ final class SourceTransferTests: XCTestCase {
         let transfer = try SourceTransfer(descriptor: writeEnd, mimeType: "text/plain", kind: .clipboard, stallTimeout: .seconds(60))
         // More than the pipe holds, even at the size the transfer asks for: the write waits.
         let writing = Task { try await transfer.write([UInt8](repeating: 1, count: Int(SourceTransfer.pipeBytes) * 4)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // The write waits once it has filled the pipe: its write end is no longer writable.
+        let full = await asyncEventually {
+            var entry = pollfd(fd: writeEnd, events: Int16(POLLOUT), revents: 0)
+            return poll(&entry, 1, 0) == 0
+        }
+        XCTAssertTrue(full, "the write never filled the pipe")
         let start = ContinuousClock.now
         writing.cancel()
         await XCTAssertThrowsErrorAsync(try await writing.value) { XCTAssertTrue($0 is CancellationError, "\($0)") }

@@ -1,5 +1,6 @@
 import Synchronization
 @testable import PasteboardX11
+import TestSupport
 import XCTest
 
 /// The selection owner's pure parts: how data is cut from the server's maximum request length,
@@ -154,8 +155,8 @@ final class SelectionOwnerPlanningTests: XCTestCase {
         try await writer.write([1, 2, 3, 4, 5, 6])
         XCTAssertEqual(writer.snapshot.buffered, 6)
         let second = Task { try await writer.write([7, 8, 9, 10, 11, 12]) }  // 12 > 10: waits
-        try await Task.sleep(for: .milliseconds(100))
-        XCTAssertEqual(writer.snapshot.buffered, 12)
+        let buffered = await asyncEventually { writer.snapshot.buffered == 12 }
+        XCTAssertTrue(buffered, "the waiting write's bytes are buffered: \(writer.snapshot.buffered)")
         XCTAssertEqual(writer.take(upTo: 4).joined, [1, 2, 3, 4], "pieces split")
         try await second.value
         let rest = writer.take(upTo: 100)
@@ -166,7 +167,8 @@ final class SelectionOwnerPlanningTests: XCTestCase {
 
         let abandoned = SelectionChunkWriter(capacity: 4, wakeAbove: 2, wakeup: try X11Wakeup())
         let blocked = Task { try await abandoned.write([UInt8](repeating: 0, count: 8)) }
-        try await Task.sleep(for: .milliseconds(50))
+        let waiting = await asyncEventually { abandoned.snapshot.buffered == 8 }
+        XCTAssertTrue(waiting, "the write is in and waits for room")
         abandoned.abandon(reason: "the requestor went away")
         do {
             try await blocked.value
