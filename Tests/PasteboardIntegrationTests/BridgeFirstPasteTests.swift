@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The first paste after a daemon with a display starts is the desktop's current content: a

@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardSystem
+import TestSupport
 import XCTest
 
 /// The bridge stays up whatever happens to a transfer or to the bridge process itself: an

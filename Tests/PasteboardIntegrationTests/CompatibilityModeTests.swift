@@ -1,4 +1,4 @@
-import DisplayTestSupport
+import TestSupport
 import Foundation
 import XCTest
 
@@ -10,6 +10,9 @@ import XCTest
 /// may differ, pb(1) says so). pbcopy and pbpaste have no original here: their tests check the
 /// behaviour pbcopy(1) documents.
 final class CompatibilityModeTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private var xserver: XvfbServer?
     private var sway: HeadlessSway?
 
@@ -104,7 +107,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
             """
         let original = try runOnX11(script)
         let ours = try runOurs(script)
-        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xclip mode vs xclip; ours: \(ours.stderr)\ndaemon: \(daemon.log)")
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xclip mode vs xclip; ours: \(ours.stderr)\ndaemon: \(daemonLog)")
         XCTAssertEqual(ours.status, original.status)
         XCTAssertTrue(original.stdoutText.contains("Error: target STRING not available\n [status 1]"), original.stdoutText)
     }
@@ -127,7 +130,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
             """
         let original = try runOnX11(script)
         let ours = try runOurs(script)
-        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xclip mode vs xclip; daemon: \(daemon.log)")
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xclip mode vs xclip; daemon: \(daemonLog)")
         XCTAssertEqual(ours.status, original.status)
         XCTAssertTrue(original.stdoutText.contains("pasted 0\nalpha\nsame png\n"), original.stdoutText)
         XCTAssertTrue(original.stdoutText.contains("zipped status 0"), original.stdoutText)
@@ -172,7 +175,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
         let ours = try runOurs(script)
         XCTAssertEqual(ours.status, 0, "xsel mode: \(ours.stdoutText)")
         let original = try runOnX11(script)
-        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xsel mode vs xsel; ours: \(ours.stderr)\ndaemon: \(daemon.log)")
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xsel mode vs xsel; ours: \(ours.stderr)\ndaemon: \(daemonLog)")
         XCTAssertEqual(ours.status, original.status)
     }
 
@@ -193,7 +196,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
         let ours = try runOurs(script)
         XCTAssertEqual(ours.status, 0, "xsel mode: \(ours.stdoutText)")
         let original = try runOnX11(script)
-        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xsel mode vs xsel; daemon: \(daemon.log)")
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "xsel mode vs xsel; daemon: \(daemonLog)")
         XCTAssertTrue(original.stdoutText.contains("onetwo [status 0]"), original.stdoutText)
     }
 
@@ -213,7 +216,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
             """
         let original = try runOnX11(script)
         let ours = try runOurs(script)
-        XCTAssertEqual(ours.stdoutText, original.stdoutText, "the modes vs xclip and xsel; daemon: \(daemon.log)")
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "the modes vs xclip and xsel; daemon: \(daemonLog)")
         XCTAssertTrue(original.stdoutText.contains("left 0\n [status 0]\n"), original.stdoutText)
     }
 
@@ -268,7 +271,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
         let original = try await runOnWayland(script)
         let oursResult = try runOurs(script)
         let ours = oursResult.stdoutText + "exit \(oursResult.status)\n"
-        XCTAssertEqual(ours, original, "wl-clipboard modes vs wl-clipboard; daemon: \(daemon.log)")
+        XCTAssertEqual(ours, original, "wl-clipboard modes vs wl-clipboard; daemon: \(daemonLog)")
         XCTAssertTrue(original.contains("No selection\n [status 1]"), original)
     }
 
@@ -399,7 +402,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
     }
 
     func testAnUnreachableDaemonIsTheToolsFailure() throws {
-        daemon.stop()
+        stopDaemon()
         for command in ["xclip -o", "echo x | xsel -i", "wl-paste", "echo x | wl-copy", "pbpaste"] {
             let result = try runOurs(command)
             XCTAssertEqual(result.status, 1, command)
@@ -499,7 +502,7 @@ final class CompatibilityModeTests: IntegrationTestCase {
             """
         let original = try runOnX11(script)
         let ours = try runOurs(script)
-        XCTAssertEqual(ours.stdoutText, original.stdoutText, "the modes vs xclip and xsel; daemon: \(daemon.log)")
+        XCTAssertEqual(ours.stdoutText, original.stdoutText, "the modes vs xclip and xsel; daemon: \(daemonLog)")
         XCTAssertTrue(original.stdoutText.hasPrefix(" [status 0]\nError: target STRING not available\n [status 1]\n"), original.stdoutText)
         XCTAssertTrue(try pbOK("list").stdoutText.contains("(unavailable)"), "the killed source's item is still there, unavailable")
         let others = try runOurs(Self.prelude + "r pbpaste; r wl-paste; r wl-paste -l")

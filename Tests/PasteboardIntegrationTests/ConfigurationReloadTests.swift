@@ -7,11 +7,6 @@ import XCTest
 /// leaves the running configuration in place.
 final class ConfigurationReloadTests: IntegrationTestCase {
     /// Restarts the daemon, which then reads the sandbox's configuration file.
-    private func restart(_ arguments: String...) throws {
-        daemon.stop()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments)
-    }
-
     /// Sends SIGHUP and waits until the daemon has reloaded for the `count`th time.
     private func reload(count: Int = 1, file: StaticString = #filePath, line: UInt = #line) {
         daemon.signal(SIGHUP)
@@ -33,7 +28,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testALimitSetInTheFileApplies() throws {
         try sandbox.writeConfiguration("# two at most\nmax-items = 2\n")
-        try restart()
+        try restartDaemon()
         try pbOK("copy", stdin: Data("before".utf8))
         let refused = try copyThreeItems()
         XCTAssertEqual(refused.status, 1)
@@ -43,7 +38,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testASizeInTheFileTakesASuffix() throws {
         try sandbox.writeConfiguration("max-representation-size = 1K\n")
-        try restart()
+        try restartDaemon()
         let refused = try pb("copy", stdin: Data(repeating: 7, count: 2000))
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("over max-representation-size (1.0 KiB)"), refused.stderr)
@@ -52,7 +47,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testSIGHUPAppliesTheEditedFileWithoutARestartAndThePasteboardsStay() throws {
         try sandbox.writeConfiguration("max-items = 2\n")
-        try restart()
+        try restartDaemon()
         try pbOK("copy", "-p", "kept", stdin: Data("kept".utf8))
         let watcher = try startPB("watch", "-p", "kept")
         XCTAssertNotEqual(try copyThreeItems().status, 0)
@@ -70,7 +65,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testALowerHistoryBoundOnSIGHUPDropsTheOldestEntriesAtOnce() throws {
         try sandbox.writeConfiguration("history-items = 3\n")
-        try restart()
+        try restartDaemon()
         for text in ["one", "two", "three", "four"] { try pbOK("copy", stdin: Data(text.utf8)) }
         let previews = {
             let history = try self.pbOK("history", "--json").stdout
@@ -89,7 +84,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testAKeyThatNeedsARestartKeepsItsRunningValueAndSaysSo() throws {
         try sandbox.writeConfiguration("max-frame-length = 64K\n")
-        try restart()
+        try restartDaemon()
         try sandbox.writeConfiguration("max-frame-length = 1M\nmax-items = 2\n")
         reload()
         XCTAssertTrue(daemon.log.contains("max-frame-length needs a restart: keeping 64K, not 1M"), daemon.log)
@@ -101,7 +96,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testABadFileOnSIGHUPIsLoggedAndTheRunningConfigurationStaysEntirely() throws {
         try sandbox.writeConfiguration("max-items = 2\n")
-        try restart()
+        try restartDaemon()
         try pbOK("copy", stdin: Data("before".utf8))
 
         try sandbox.writeConfiguration("max-items = 5\nmax-connections = lots\n")
@@ -159,7 +154,7 @@ final class ConfigurationReloadTests: IntegrationTestCase {
 
     func testTheCommandLineBeatsTheFileAlsoAfterAReload() throws {
         try sandbox.writeConfiguration("max-items = 2\n")
-        try restart("--max-items", "3")
+        try restartDaemon(["--max-items", "3"])
         XCTAssertEqual(try copyThreeItems().status, 0, "--max-items 3 beats the file's 2")
 
         try sandbox.writeConfiguration("max-items = 1\n")

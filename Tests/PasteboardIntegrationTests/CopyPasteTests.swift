@@ -2,6 +2,9 @@ import Foundation
 import XCTest
 
 final class CopyPasteTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testTenMebibytesOfRandomBinaryRoundTripExactly() throws {
         var bytes = [UInt8](repeating: 0, count: 10 << 20)
         var generator = SystemRandomNumberGenerator()

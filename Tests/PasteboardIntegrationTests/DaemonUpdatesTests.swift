@@ -6,6 +6,9 @@ import XCTest
 /// (`PasteboardConnection.typeRegistries()`) and the drag sessions in flight
 /// (`DropSession.updates(on:)`), each from one watch the daemon answers at every change.
 final class DaemonUpdatesTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testTheRegistryIsTheDaemonsNowAndAfterEachDeclaration() async throws {
         let note = TypeDeclaration(identifier: "com.example.note", conformsTo: [.json], mimeTypes: ["application/vnd.example.note+json"])
         try await PasteboardConnection.withConnection(socketPath: sandbox.socketPath, clientName: "follower", autoStart: false) { connection in

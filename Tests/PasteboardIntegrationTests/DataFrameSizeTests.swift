@@ -20,11 +20,6 @@ final class DataFrameSizeTests: IntegrationTestCase {
         return payloads
     }
 
-    private func restart(_ arguments: String...) throws {
-        daemon.stop()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments)
-    }
-
     func testStoredAndLazyDataComesInFramesOfAtMost262138Bytes() throws {
         let size = (1 << 20) + 5
         let file = try randomFile("data.bin", size: size)
@@ -44,7 +39,7 @@ final class DataFrameSizeTests: IntegrationTestCase {
     }
 
     func testASmallerFrameLimitMakesSmallerDataFrames() throws {
-        try restart("--max-frame-length", "64K")
+        try restartDaemon(["--max-frame-length", "64K"])
         let size = 300_000
         try pbOK("copy", try randomFile("data.bin", size: size))
         let payloads = try dataFramePayloads()

@@ -1,5 +1,6 @@
 import Foundation
 import Pasteboard
+import TestSupport
 import XCTest
 
 /// The desktop sees the types apps declare when they connect, and their upgrades, as the

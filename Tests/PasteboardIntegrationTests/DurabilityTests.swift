@@ -1,15 +1,11 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// Pasteboards kept on disk: acknowledged only once stored, restored after a restart (even
 /// after kill -9), damaged archives skipped, a failed write leaving the old content.
 final class DurabilityTests: IntegrationTestCase {
-    private func restart(arguments: [String] = [], fileSizeLimitKiB: Int? = nil) throws {
-        daemon.kill9()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments, fileSizeLimitKiB: fileSizeLimitKiB)
-    }
-
     func testEveryPasteboardAndItsChangeCountSurviveKill9() throws {
         try pbOK("copy", stdin: Data("kept across restarts".utf8))
         try pbOK("copy", "-p", "work", "--rep", "public.html=<b>Hi</b>", "--rep", "public.utf8-plain-text=Hi")
@@ -23,7 +19,7 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(stat(sandbox.stateDirectory, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700, "the state directory is private")
 
-        try restart()
+        try restartDaemon(kill9: true)
 
         XCTAssertEqual(try pbOK("paste").stdoutText, "kept across restarts")
         XCTAssertEqual(try changeCount("work"), 2)
@@ -42,7 +38,7 @@ final class DurabilityTests: IntegrationTestCase {
         try pbOK("copy", "-p", "good", stdin: Data("good".utf8))
         try pbOK("copy", "-p", "flipped", stdin: Data("this byte will flip".utf8))
         try pbOK("copy", "-p", "short", stdin: Data(repeating: 7, count: 5000))
-        try restart()  // at start the journal's content goes to the pasteboards' own files
+        try restartDaemon(kill9: true)  // at start the journal's content goes to the pasteboards' own files
         daemon.kill9()
         let flipped = sandbox.stateDirectory + "/flipped.pasteboard"
         var bytes = try Data(contentsOf: URL(fileURLWithPath: flipped))
@@ -62,14 +58,14 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertTrue(daemon.log.contains("skipped a damaged pasteboard archive"), daemon.log)
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/good.pasteboard.tmp"), "leftovers of an interrupted write are removed")
         try pbOK("copy", "-p", "flipped", stdin: Data("rewritten".utf8))
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste", "-p", "flipped").stdoutText, "rewritten", "a new write replaces the damaged archive")
     }
 
     /// A file-size limit (EFBIG) met while a large copy is stored on disk, as a full disk
     /// (ENOSPC) would be: `storage-failed`, and the previous content stays.
     func testAFailedWriteIsReportedAndLeavesThePreviousContent() throws {
-        try restart(fileSizeLimitKiB: 64)
+        try restartDaemon(kill9: true, fileSizeLimitKiB: 64)
         try pbOK("copy", stdin: Data("small and safe".utf8))
         let refused = try pb("copy", stdin: Data(repeating: 65, count: 8 << 20))
         XCTAssertEqual(refused.status, 1)
@@ -77,7 +73,7 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
         XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe")
         XCTAssertEqual(try changeCount(), 1)
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe", "the old archive is intact on disk too")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["daemon.lock", "data", "general.pasteboard", "history", "journal"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/data"), [],
@@ -92,7 +88,7 @@ final class DurabilityTests: IntegrationTestCase {
         try pbOK("copy", "-p", "second", stdin: Data("three".utf8))
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/second.pasteboard"),
                        "small writes are in the journal, not yet in files of their own")
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste", "-p", "first").stdoutText, "one")
         XCTAssertEqual(try pbOK("paste", "-p", "second").stdoutText, "three")
         XCTAssertEqual(try changeCount("second"), 2)
@@ -108,7 +104,7 @@ final class DurabilityTests: IntegrationTestCase {
             return try startPB("copy", "-p", "concurrent-\(index)", file)
         }
         for (index, copy) in copies.enumerated() { XCTAssertEqual(copy.waitForExit(), 0, "copy \(index): \(copy.stderrLines)") }
-        try restart()
+        try restartDaemon(kill9: true)
         for index in 0..<24 {
             XCTAssertEqual(try pbOK("paste", "-p", "concurrent-\(index)").stdoutText, "copy number \(index)")
         }
@@ -129,14 +125,14 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertTrue(daemon.log.contains("the journal ends in a write that was never acknowledged"), daemon.log)
         XCTAssertTrue(daemon.log.contains("at byte \(end)"), "the log says where the cut record starts: \(daemon.log)")
         try pbOK("copy", "-p", "after", stdin: Data("written after".utf8))
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste", "-p", "after").stdoutText, "written after")
         XCTAssertEqual(try pbOK("paste", "-p", "kept").stdoutText, "whole record")
     }
 
     func testADamagedJournalIsSetAsideAndTheArchivesStillServed() throws {
         try pbOK("copy", "-p", "archived", stdin: Data("in its own file".utf8))
-        try restart()
+        try restartDaemon(kill9: true)
         daemon.kill9()
         try Data("not a journal at all".utf8).write(to: URL(fileURLWithPath: sandbox.stateDirectory + "/journal"))
         daemon = try DaemonProcess.started(in: sandbox)
@@ -145,12 +141,12 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try String(contentsOfFile: sandbox.stateDirectory + "/journal.damaged", encoding: .utf8), "not a journal at all",
                        "kept for inspection")
         try pbOK("copy", "-p", "archived", stdin: Data("newer".utf8))
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste", "-p", "archived").stdoutText, "newer", "a fresh journal takes new writes")
     }
 
     func testAFullJournalRefusesTheWriteAndKeepsEveryEarlierOne() throws {
-        try restart(fileSizeLimitKiB: 64)
+        try restartDaemon(kill9: true, fileSizeLimitKiB: 64)
         try pbOK("copy", "-p", "a", stdin: Data(repeating: 97, count: 30_000))
         try pbOK("copy", "-p", "b", stdin: Data(repeating: 98, count: 30_000))
         let refused = try pb("copy", "-p", "c", stdin: Data(repeating: 99, count: 30_000))
@@ -159,7 +155,7 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
         XCTAssertEqual(try changeCount("c"), 0)
         try pbOK("copy", "-p", "d", stdin: Data("small enough".utf8))
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertFalse(daemon.log.contains("never acknowledged"), "the refused write left no partial record: \(daemon.log)")
         XCTAssertEqual(try pbOK("paste", "-p", "a").stdout, Data(repeating: 97, count: 30_000))
         XCTAssertEqual(try pbOK("paste", "-p", "b").stdout, Data(repeating: 98, count: 30_000))
@@ -175,7 +171,7 @@ final class DurabilityTests: IntegrationTestCase {
         }
         XCTAssertLessThan(try journalSize(), 4 << 20, "80 writes of 60 KB would make 4.8 MB; a checkpoint emptied it on the way")
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.stateDirectory + "/growing.pasteboard"))
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste", "-p", "growing").stdout, Data(repeating: 79, count: 60_000))
         XCTAssertEqual(try changeCount("growing"), 80)
     }
@@ -185,7 +181,7 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertTrue(try stateFilesContain("old mill"))
         try pbOK("clear", "-p", "notes")
         XCTAssertFalse(try stateFilesContain("old mill"), "neither a file nor the journal keeps what was cleared")
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try changeCount("notes"), 2)
         XCTAssertEqual((try listing("notes")["items"] as? [Any])?.count, 0)
     }
@@ -207,12 +203,12 @@ final class DurabilityTests: IntegrationTestCase {
     }
 
     func testMemoryOnlyWritesNothing() throws {
-        try restart(arguments: ["--memory-only"])
+        try restartDaemon(["--memory-only"], kill9: true)
         try pbOK("copy", stdin: Data("ephemeral".utf8))
         // The lock file the durable daemon of setUp held stays (lock files are not removed: a
         // daemon starting meanwhile could lock a file already unlinked); nothing else is there.
         XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory)) ?? []).filter { $0 != "daemon.lock" }, [])
-        try restart(arguments: ["--memory-only"])
+        try restartDaemon(["--memory-only"], kill9: true)
         XCTAssertEqual(try changeCount(), 0)
     }
 }
@@ -226,12 +222,12 @@ final class DurableCaptureTests: IntegrationTestCase {
         try Data(repeating: 1, count: 2 << 20).write(to: URL(fileURLWithPath: sandbox.path("large.bin")))
         let small = try ToolProcess("pb", ["copy", "--lazy", sandbox.path("small.txt")], environment: sandbox.environment(), in: sandbox)
         defer { small.stop() }
-        XCTAssertNotNil(waitUntil { (try? self.changeCount()) == 1 })
+        XCTAssertTrue(eventually { (try? self.changeCount()) == 1 })
         small.signal(SIGTERM)
         XCTAssertEqual(small.waitForExit(), 0)
         let large = try ToolProcess("pb", ["copy", "-p", "big", "--lazy", sandbox.path("large.bin")], environment: sandbox.environment(), in: sandbox)
         defer { large.stop() }
-        XCTAssertNotNil(waitUntil { (try? self.changeCount("big")) == 1 })
+        XCTAssertTrue(eventually { (try? self.changeCount("big")) == 1 })
         large.signal(SIGTERM)
         XCTAssertEqual(large.waitForExit(), 0)
 
@@ -247,7 +243,7 @@ final class DurableCaptureTests: IntegrationTestCase {
         let source = try randomFile("captured.bin", size: 8 << 20)
         let lazy = try ToolProcess("pb", ["copy", "--lazy", source], environment: sandbox.environment(), in: sandbox)
         defer { lazy.stop() }
-        XCTAssertNotNil(waitUntil { (try? self.changeCount()) == 1 })
+        XCTAssertTrue(eventually { (try? self.changeCount()) == 1 })
         lazy.signal(SIGTERM)
         XCTAssertEqual(lazy.waitForExit(), 0)
         let data = sandbox.stateDirectory + "/data"
@@ -256,14 +252,5 @@ final class DurableCaptureTests: IntegrationTestCase {
         daemon.kill9()
         daemon = try DaemonProcess.started(in: sandbox)
         XCTAssertTrue(try pastedEquals(source), "the captured bytes did not survive the restart")
-    }
-
-    private func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return nil
     }
 }

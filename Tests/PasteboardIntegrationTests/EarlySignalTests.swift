@@ -5,6 +5,9 @@ import XCTest
 /// until interrupted) interrupted within its first tenth of a second ends, every time, where it
 /// used to keep serving until a second SIGINT.
 final class EarlySignalTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testALazyCopyInterruptedEarlyEndsEveryTime() throws {
         let file = try randomFile("lazy", size: 4096)
         var kept: [String] = []

@@ -5,6 +5,9 @@ import XCTest
 /// errors included, usage lines after), numbers out of range named as such (a negative number
 /// is not a missing value), MIME types as the user typed them, and every exit status in --help.
 final class ErrorStyleTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testArgumentErrorsComeInTheToolsOwnStyle() throws {
         for (arguments, first) in [
             (["nosuch"], "pb: unexpected argument 'nosuch'"),

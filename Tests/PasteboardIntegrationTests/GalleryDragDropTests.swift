@@ -3,6 +3,9 @@ import XCTest
 
 /// The gallery app against other galleries, pb and the trash: the drag-and-drop matrix.
 final class GalleryDragDropTests: DragDropTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testAddAcceptsOnlyPNGAndRecordsTheAspectRatio() throws {
         try writePNG("wide.png", width: 300, height: 100)
         try galleryOK("add", sandbox.path("wide.png"), "--title", "Wide")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A real GTK 3 application (python3-gi) that copies and quits at once: the hand-over to the

@@ -6,6 +6,9 @@ import XCTest
 /// Descriptor hand-off: a local load from a live source runs through a socket pair the daemon
 /// passes to both sides, and every client that cannot take part still gets the bytes in-band.
 final class HandoffTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private let handedOff = "through a handed-off socket"
 
     /// Copies a random file lazily (`pb copy --lazy -v`) and pastes it with progress, with
@@ -54,8 +57,7 @@ final class HandoffTests: IntegrationTestCase {
     }
 
     func testADaemonWithoutHandoffOffersNoneAndStillServesLoads() throws {
-        daemon.stop()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--no-handoff"])
+        try restartDaemon(["--no-handoff"])
         let client = try RawClient(socketPath: sandbox.socketPath)
         defer { client.close() }
         let welcome = try client.hello()

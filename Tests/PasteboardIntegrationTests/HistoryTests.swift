@@ -24,11 +24,6 @@ final class HistoryTests: IntegrationTestCase {
         }
     }
 
-    private func restart(arguments: [String] = []) throws {
-        daemon.kill9()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments)
-    }
-
     private var historyDirectory: String { sandbox.stateDirectory + "/history" }
 
     /// The entry files in the state directory's history. New entries are written to the
@@ -76,7 +71,7 @@ final class HistoryTests: IntegrationTestCase {
     func testRepeatedContentIsKeptOnceAndAClearIsNotAnEntry() throws {
         // Copies seconds apart: without the rule for transient copies, under which the clear
         // below would take alpha for one (PasswordManagerTests covers it).
-        try restart(arguments: ["--history-transient-seconds", "0"])
+        try restartDaemon(["--history-transient-seconds", "0"], kill9: true)
         try pbOK("copy", stdin: Data("alpha".utf8))
         try pbOK("copy", stdin: Data("beta".utf8))
         try pbOK("copy", stdin: Data("beta".utf8))
@@ -124,7 +119,7 @@ final class HistoryTests: IntegrationTestCase {
             XCTAssertFalse(try stateFilesContain(secret), "\(secret) reached the disk")
             XCTAssertFalse(daemon.log.contains(secret), daemon.log)
         }
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try previews(), ["ordinary"])
         XCTAssertEqual(entryFiles().count, 1, "the start's checkpoint gave the entry its file")
         for secret in ["hunter2-secret", "s3cr3t-pw"] { XCTAssertFalse(try stateFilesContain(secret), "\(secret) reached the disk") }
@@ -133,18 +128,18 @@ final class HistoryTests: IntegrationTestCase {
     // MARK: - Bounds
 
     func testTheCountBoundDropsTheOldest() throws {
-        try restart(arguments: ["--history-items", "3"])
+        try restartDaemon(["--history-items", "3"], kill9: true)
         for text in ["one", "two", "three", "four", "five"] { try pbOK("copy", stdin: Data(text.utf8)) }
         XCTAssertEqual(try previews(), ["five", "four", "three"])
-        try restart(arguments: ["--history-items", "3"])
+        try restartDaemon(["--history-items", "3"], kill9: true)
         XCTAssertEqual(try previews(), ["five", "four", "three"], "kept across kill -9")
         XCTAssertEqual(entryFiles().count, 3, "dropped entries have no file: \(entryFiles())")
 
-        try restart(arguments: ["--history-items", "2"])
+        try restartDaemon(["--history-items", "2"], kill9: true)
         XCTAssertEqual(try previews(), ["five", "four"], "a lower bound at start drops the oldest")
         XCTAssertEqual(entryFiles().count, 2, "and its file at once")
 
-        try restart(arguments: ["--history-items", "0"])
+        try restartDaemon(["--history-items", "0"], kill9: true)
         XCTAssertEqual(try pbOK("history").stdoutText, "(empty)\n")
         try pbOK("copy", stdin: Data("six".utf8))
         XCTAssertEqual(try history().count, 0, "0 keeps no history")
@@ -153,11 +148,11 @@ final class HistoryTests: IntegrationTestCase {
     }
 
     func testTheByteBoundDropsTheOldestAndKeepsNoEntryLargerThanItAll() throws {
-        try restart(arguments: ["--history-bytes", "100"])
+        try restartDaemon(["--history-bytes", "100"], kill9: true)
         let a = String(repeating: "a", count: 40), b = String(repeating: "b", count: 40), c = String(repeating: "c", count: 40)
         for text in [a, b, c] { try pbOK("copy", stdin: Data(text.utf8)) }
         XCTAssertEqual(try previews(), [c, b], "120 bytes do not fit in 100: the oldest left")
-        try restart(arguments: ["--history-bytes", "100"])
+        try restartDaemon(["--history-bytes", "100"], kill9: true)
         XCTAssertEqual(try previews(), [c, b], "kept across kill -9")
         XCTAssertEqual(entryFiles().count, 2)
 
@@ -256,7 +251,7 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(entryFiles(), [])
         XCTAssertFalse(try stateFilesContain("to forget"))
         XCTAssertEqual(try pbOK("paste").stdoutText, "current", "the current content stays")
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try history().count, 0)
         try pbOK("copy", stdin: Data("after".utf8))
         XCTAssertEqual(try previews(), ["after"])
@@ -268,18 +263,18 @@ final class HistoryTests: IntegrationTestCase {
         // x, y, x within seconds would make y a transient copy, which leaves at once (see
         // PasswordManagerTests): this is about entries moved and dropped by the bound.
         let ordinary = ["--history-transient-seconds", "0"]
-        try restart(arguments: ["--history-items", "3"] + ordinary)
+        try restartDaemon(["--history-items", "3"] + ordinary, kill9: true)
         for text in ["x", "y", "x", "z", "w"] { try pbOK("copy", stdin: Data(text.utf8)) }
         XCTAssertEqual(try previews(), ["w", "z", "x"], "x moved to the top, then y was dropped")
         XCTAssertEqual(entryFiles(), [], "the entries are in the journal until a checkpoint")
 
-        try restart(arguments: ["--history-items", "30"] + ordinary)
+        try restartDaemon(["--history-items", "30"] + ordinary, kill9: true)
 
         XCTAssertEqual(try previews(), ["w", "z", "x"], "the journal also records which entries left")
         XCTAssertEqual(entryFiles().count, 3)
         try pbOK("history", "restore", "2")
         try pbOK("copy", stdin: Data("v".utf8))
-        try restart(arguments: ["--history-items", "30"] + ordinary)
+        try restartDaemon(["--history-items", "30"] + ordinary, kill9: true)
         XCTAssertEqual(try previews(), ["v", "x", "w", "z"], "a restored entry moved to the top, its old file gone")
         XCTAssertEqual(entryFiles().count, 4)
     }
@@ -294,7 +289,7 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(entryFiles(), [], "both entries are in the journal: the large one names its stored file")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: data).count, 1, "the entry keeps the stored file")
 
-        try restart()
+        try restartDaemon(kill9: true)
 
         XCTAssertEqual(try history().map { ($0["size"] as? Int) ?? -1 }, [5, large.utf8.count])
         XCTAssertEqual(try history().last?["preview"] as? String, String(large.prefix(100)), "the preview comes from the stored text")
@@ -316,7 +311,7 @@ final class HistoryTests: IntegrationTestCase {
         try pbOK("copy", stdin: Data("four".utf8))
         let before = try history()
 
-        try restart()
+        try restartDaemon(kill9: true)
         var info = stat()
         XCTAssertEqual(stat(historyDirectory, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700, "the history directory is private")
@@ -333,7 +328,7 @@ final class HistoryTests: IntegrationTestCase {
 
         // Entry files (written at the restart's checkpoint): "one" is the oldest; corrupt it,
         // and leave a half-written file behind.
-        try restart()
+        try restartDaemon(kill9: true)
         daemon.kill9()
         let files = entryFiles()
         XCTAssertEqual(files.count, 4, files.joined(separator: " "))
@@ -364,7 +359,7 @@ final class HistoryTests: IntegrationTestCase {
         XCTAssertEqual(try previews(), ["volatile two", "volatile one"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.stateDirectory), "nothing is written to disk")
 
-        try restart(arguments: ["--memory-only"])
+        try restartDaemon(["--memory-only"], kill9: true)
 
         XCTAssertEqual(try history().count, 0)
     }
@@ -411,14 +406,14 @@ final class HistoryTests: IntegrationTestCase {
         while (try? history().count) != 1, Date() < deadline { usleep(10_000) }
         XCTAssertEqual(try previews(), ["Lazy words handed over"], "a promise never kept leaves nothing in the history")
 
-        try restart()
+        try restartDaemon(kill9: true)
         XCTAssertEqual(try previews(), ["Lazy words handed over"])
         try pbOK("history", "restore", "0")
         XCTAssertEqual(try pbOK("paste").stdoutText, "Lazy words handed over")
     }
 
     func testAHistoryLargerThanAFrameIsListedWhole() throws {
-        try restart(arguments: ["--max-frame-length", "65536"])
+        try restartDaemon(["--max-frame-length", "65536"], kill9: true)
         for copy in 0..<5 {
             let files = try (0..<200).map { file -> String in
                 let path = sandbox.path("c\(copy)-\(file).txt")

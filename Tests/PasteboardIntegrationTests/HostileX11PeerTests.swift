@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The X11 bridge against X clients that misbehave on purpose (Tests/Fixtures/hostile_x11_peer.py,

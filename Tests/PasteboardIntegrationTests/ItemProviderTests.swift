@@ -8,6 +8,9 @@ import XCTest
 /// The client library against a real daemon: this test process is one side (source or
 /// destination), a real `pb` process often the other.
 final class ItemProviderTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private func withPasteboard<R: Sendable>(
         declaring types: [TypeDeclaration] = [],
         _ body: (Pasteboard) async throws -> R

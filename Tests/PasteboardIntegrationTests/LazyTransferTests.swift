@@ -3,6 +3,9 @@ import XCTest
 
 /// `pb copy --lazy` as a live source, `pb paste` as the destination, a real daemon between.
 final class LazyTransferTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testLazy256MiBFileArrivesByteExactWithMonotonicProgressEndingAtTheTotal() throws {
         let size = 256 << 20
         let source = try randomFile("big.bin", size: size)
@@ -109,10 +112,10 @@ final class LazyTransferTests: IntegrationTestCase {
 
 /// Owner exit: what a lazy source hands over when it leaves, within the daemon's capture budget.
 final class OwnerExitTests: IntegrationTestCase {
-    override func setUpWithError() throws {
-        sandbox = try Sandbox()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--capture-budget", "1048576"])
-    }
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
+    override class var daemonArguments: [String] { ["--capture-budget", "1048576"] }
 
     func testAGracefulExitHandsOverWhatFitsTheBudgetAndTheRestIsUnavailable() throws {
         let small = sandbox.path("small.txt"), large = sandbox.path("large.bin")

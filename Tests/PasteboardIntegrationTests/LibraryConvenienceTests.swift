@@ -48,6 +48,9 @@ final class SourceViewModel {
 }
 
 final class LibraryConvenienceTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testOneCallCopyAndPasteOfATransferable() async throws {
         let written = Date(timeIntervalSince1970: 1_764_000_000)
         let memo = Memo(text: "buy milk", written: written)
@@ -71,7 +74,7 @@ final class LibraryConvenienceTests: IntegrationTestCase {
         XCTAssertEqual(pasted, memo)
         XCTAssertTrue(try pbOK("types", Memo.type.rawValue).stdoutText.contains("  source: declared by memos\n"), "the configuration's types were declared")
         // autoStart false: with no daemon listening, a clear error and no daemon started.
-        daemon.stop()
+        stopDaemon()
         do {
             _ = try await Pasteboard.paste(Memo.self, using: memos)
             XCTFail("a paste reached a daemon that was stopped")

@@ -5,10 +5,8 @@ import XCTest
 /// The daemon's configurable limits: each breach gets that client a clear `limit-reached` (or
 /// `too-large`) error, and no other client notices.
 final class LimitsTests: IntegrationTestCase {
-    private func restart(_ arguments: String...) throws {
-        daemon.stop()
-        daemon = try DaemonProcess.started(in: sandbox, arguments: arguments)
-    }
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
 
     /// A handshaken raw client.
     private func client() throws -> RawClient {
@@ -23,7 +21,7 @@ final class LimitsTests: IntegrationTestCase {
     }
 
     func testAConnectionOverTheLimitIsRefusedAndTheOthersKeepWorking() throws {
-        try restart("--max-connections", "3")
+        try restartDaemon(["--max-connections", "3"])
         let held = try (0..<3).map { _ in try client() }
         let refused = try RawClient(socketPath: sandbox.socketPath)
         let reply = try XCTUnwrap(try refused.receive())
@@ -44,7 +42,7 @@ final class LimitsTests: IntegrationTestCase {
     }
 
     func testLoadsBeyondTheLimitPerConnectionFailAloneAndAFreedSlotIsUsable() throws {
-        try restart("--max-loads-per-connection", "2")
+        try restartDaemon(["--max-loads-per-connection", "2"])
         try pbOK("copy", stdin: Data(repeating: 9, count: 16 << 20))
         let client = try client()
         // Two reads stall at the end of their flow-control window (nobody grants credit).
@@ -74,7 +72,7 @@ final class LimitsTests: IntegrationTestCase {
     }
 
     func testAHandshakeNeverFinishedIsClosedWithAClearErrorWhileOthersAreServed() throws {
-        try restart("--handshake-timeout", "0.3")
+        try restartDaemon(["--handshake-timeout", "0.3"])
         let silent = try RawClient(socketPath: sandbox.socketPath)
         let bystander = try client()
         let reply = try XCTUnwrap(try silent.receive())
@@ -85,7 +83,7 @@ final class LimitsTests: IntegrationTestCase {
     }
 
     func testAnIdleConnectionIsClosedButWatchersAndLiveSourcesAreNotIdle() throws {
-        try restart("--idle-timeout", "0.5")
+        try restartDaemon(["--idle-timeout", "0.5"])
         let idle = try client()
         let watcher = try startPB("watch")
         let file = sandbox.path("lazy.txt")
@@ -108,7 +106,7 @@ final class LimitsTests: IntegrationTestCase {
     }
 
     func testMoreItemsThanAllowedAreRefusedAndThePreviousContentKept() throws {
-        try restart("--max-items", "2")
+        try restartDaemon(["--max-items", "2"])
         try pbOK("copy", stdin: Data("before".utf8))
         for name in ["a", "b", "c"] { try Data(name.utf8).write(to: URL(fileURLWithPath: sandbox.path(name))) }
         let result = try pb("copy", sandbox.path("a"), sandbox.path("b"), sandbox.path("c"))
@@ -120,7 +118,7 @@ final class LimitsTests: IntegrationTestCase {
     /// A write whose request fits a frame but whose description (each representation with its
     /// MIME type and size, as `list` and watchers get it) would not is refused whole.
     func testAWriteTooLargeToDescribeInOneFrameIsRefusedAndThePreviousContentKept() throws {
-        try restart("--max-frame-length", "65536")
+        try restartDaemon(["--max-frame-length", "65536"])
         try pbOK("copy", stdin: Data("before".utf8))
         let client = try client()
         let items: [[String: Any]] = (1...800).map { promise in

@@ -43,6 +43,9 @@ final class PasteViewModel {
 func onMainThread() -> Bool { Thread.isMainThread }
 
 final class MainActorCallerTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     /// The progress and event closures of every load API run on the main actor when a
     /// `@MainActor` caller calls them (checked on the thread, which does not trap).
     @MainActor

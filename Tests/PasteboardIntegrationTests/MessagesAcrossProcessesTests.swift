@@ -5,6 +5,9 @@ import XCTest
 /// why a drop failed in words, naming the file they dragged, never a Swift value dump or the
 /// temporary file the destination loaded it into.
 final class MessagesAcrossProcessesTests: DragDropTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     func testAGalleryRefusingANonPNGTellsTheDraggingUserInWordsNamingTheirFile() throws {
         let photo = sandbox.path("holiday.jpg")
         try Data("\u{FF}\u{D8}\u{FF} not a png at all".utf8).write(to: URL(fileURLWithPath: photo))

@@ -6,6 +6,9 @@ import XCTest
 /// on the `general` and `primary` pasteboards, and puts from them insert what `pb copy` copied,
 /// linewise or charwise by Neovim's own rule.
 final class NeovimClipboardTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private var neovim = ""
     private var configuration = ""
 

@@ -1,4 +1,4 @@
-import DisplayTestSupport
+import TestSupport
 import Foundation
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 import Pasteboard
+import TestSupport
 import XCTest
 
 /// Live sources outlive the daemon: when it restarts (even after kill -9) they reconnect and
@@ -73,15 +74,18 @@ final class ReconnectTests: IntegrationTestCase {
         var source = LiveSource(items: [item], socketPath: sandbox.socketPath, clientName: "reconnect-test")
         source.autoStart = false
         source.backoff = .init(initial: .milliseconds(20), maximum: .milliseconds(200))
-        let events = EventLog()
+        let events = EventLog<LiveSource.Event>()
         let stop = StopSignal()
         let running = Task { try await source.run(until: { await stop.wait() }, onEvent: { events.append($0) }) }
 
-        try await waitUntil { events.all.contains { if case .copied(_, false) = $0 { true } else { false } } }
+        let seen1 = await asyncEventually(timeout: 15) { events.all.contains { if case .copied(_, false) = $0 { true } else { false } } }
+        XCTAssertTrue(seen1, "\(events.all)")
         daemon.kill9()
-        try await waitUntil { events.all.contains { if case .connectionLost = $0 { true } else { false } } }
+        let seen2 = await asyncEventually(timeout: 15) { events.all.contains { if case .connectionLost = $0 { true } else { false } } }
+        XCTAssertTrue(seen2, "\(events.all)")
         daemon = try DaemonProcess.started(in: sandbox)
-        try await waitUntil { events.all.contains { if case .copied(_, true) = $0 { true } else { false } } }
+        let seen3 = await asyncEventually(timeout: 15) { events.all.contains { if case .copied(_, true) = $0 { true } else { false } } }
+        XCTAssertTrue(seen3, "\(events.all)")
         XCTAssertEqual(try pbOK("paste").stdoutText, "from the library")
         XCTAssertEqual(loads.value, 1)
 
@@ -89,17 +93,6 @@ final class ReconnectTests: IntegrationTestCase {
         let outcome = try await running.value
         XCTAssertEqual(outcome, .stopped)
         XCTAssertEqual(try pbOK("paste").stdoutText, "from the library", "stopping hands the data to the daemon")
-    }
-
-    private func waitUntil(timeout: TimeInterval = 15, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else {
-                XCTFail("condition not met within \(timeout) seconds")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 
@@ -109,13 +102,6 @@ private final class LoadCounter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
-}
-
-private final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [LiveSource.Event] = []
-    func append(_ event: LiveSource.Event) { lock.withLock { events.append(event) } }
-    var all: [LiveSource.Event] { lock.withLock { events } }
 }
 
 private final class StopSignal: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// A state directory belongs to one live daemon: a second daemon on another socket with the same

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PasteboardSystem
+import TestSupport
 import XCTest
 
 /// pasteboardd started by systemd's socket activation, through `systemd-socket-activate` (from

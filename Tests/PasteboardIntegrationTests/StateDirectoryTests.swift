@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// What the daemon finds in its directories instead of what it put there: errors name the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `pb copy FILE` and `pb copy < pipe` of large input: the bytes stream to the daemon as they

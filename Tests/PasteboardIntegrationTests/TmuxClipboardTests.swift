@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The README's tmux lines (`copy-command 'pb copy'` and a prefix `]` that pastes the
@@ -6,6 +7,9 @@ import XCTest
 /// mode reaches `pb paste`, and prefix `]` typed in an attached client pastes what `pb copy`
 /// copied into the pane.
 final class TmuxClipboardTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private var tmux = ""
     private var configuration = ""
     private var server: TmuxServer?

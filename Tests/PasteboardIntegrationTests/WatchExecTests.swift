@@ -5,6 +5,9 @@ import XCTest
 /// `pb watch --exec`: a command run on each change, with the content on stdin and
 /// `PASTEBOARD_STATE` set, one run at a time, until SIGINT or SIGTERM.
 final class WatchExecTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     /// A run the recording script saw: the change count, `PASTEBOARD_STATE` and `PASTEBOARD_TYPE`.
     private struct Run: Equatable, CustomStringConvertible {
         let changeCount: Int

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 /// `pb watch` outlives the daemon, as lazy copies and drags do: when it is restarted (stopped

@@ -1,4 +1,4 @@
-import DisplayTestSupport
+import TestSupport
 import Foundation
 import Pasteboard
 import XCTest
@@ -12,17 +12,11 @@ import XCTest
 final class WaylandBridgeProcessTests: IntegrationTestCase {
     private var sway: HeadlessSway?
     private var xserver: XvfbServer?
-    private var peers: [ToolProcess] = []
 
-    override func setUpWithError() throws {
-        // The daemon is started by each test, with the display in its environment.
-        sandbox = try Sandbox()
-    }
+    /// The daemon is started by each test, with the display in its environment.
+    override class var startsDaemonInSetUp: Bool { false }
 
     override func tearDown() {
-        for peer in peers { peer.stop() }
-        peers = []
-        daemon?.stop()
         sway?.stop()
         xserver?.stop()
         super.tearDown()
@@ -140,7 +134,7 @@ final class WaylandBridgeProcessTests: IntegrationTestCase {
         let file = sandbox.path("x-copy")
         try Data("copied on the X server".utf8).write(to: URL(fileURLWithPath: file))
         let xEnvironment = sandbox.environment().merging(["DISPLAY": xserver.display]) { $1 }
-        peers.append(try ToolProcess("/usr/bin/xclip", ["-selection", "clipboard", "-quiet", "-i", file], environment: xEnvironment, in: sandbox))
+        stopAtTearDown(try ToolProcess("/usr/bin/xclip", ["-selection", "clipboard", "-quiet", "-i", file], environment: xEnvironment, in: sandbox))
         XCTAssertTrue(eventually(timeout: 10) {
             (try? runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o"], environment: xEnvironment, in: self.sandbox))?.stdoutText == "copied on the X server"
         })

@@ -1,4 +1,4 @@
-import DisplayTestSupport
+import TestSupport
 import Foundation
 import Pasteboard
 import PasteboardDesktop
@@ -13,17 +13,15 @@ import XCTest
 /// a real headless sway, real wl-copy / wl-paste peers, a real pasteboardd and real pb.
 final class WaylandBridgeTests: IntegrationTestCase {
     private var sway: HeadlessSway?
-    private var bridge: Task<Void, any Error>?
-    private let bridgeEnded = TaskEnd()
-    private let imports = BridgeEventLog<WaylandClipboardImporter.Event>()
-    private let exports = BridgeEventLog<WaylandClipboardExporter.Event>()
+    private var bridge: BridgeLanes?
+    private let imports = EventLog<WaylandClipboardImporter.Event>()
+    private let exports = EventLog<WaylandClipboardExporter.Event>()
     /// The test's own Wayland clients (a watcher of the selection, a peer source).
     private var clients: [PasteboardWayland.SelectionReader] = []
     private var peerSources: [SelectionSource] = []
 
     override func tearDown() {
-        bridge?.cancel()
-        _ = eventually { self.bridgeEnded.hasEnded }
+        bridge?.stop(timeout: 10)
         peerSources.forEach { $0.destroy() }
         peerSources = []
         clients.forEach { $0.close() }
@@ -42,21 +40,11 @@ final class WaylandBridgeTests: IntegrationTestCase {
         let echo = BridgeEcho()
         let importer = WaylandClipboardImporter(display: display, selection: selection, mappings: mappings, echo: echo, debounce: debounce)
         let exporter = WaylandClipboardExporter(display: display, selection: selection, mappings: mappings, echo: echo)
-        let (imports, exports, ended, socketPath) = (imports, exports, bridgeEnded, sandbox.socketPath)
-        bridge = Task {
-            do {
-                try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
-                    try await withThrowingDiscardingTaskGroup { group in
-                        group.addTask { try await importer.run(on: connection) { imports.append($0) } }
-                        group.addTask { try await exporter.run(on: connection) { exports.append($0) } }
-                    }
-                }
-                ended.mark(nil)
-            } catch {
-                ended.mark("\(error)")
-                throw error
-            }
-        }
+        let (imports, exports) = (imports, exports)
+        bridge = BridgeLanes(socketPath: sandbox.socketPath, [
+            { try await importer.run(on: $0) { imports.append($0) } },
+            { try await exporter.run(on: $0) { exports.append($0) } },
+        ])
         XCTAssertTrue(eventually { imports.contains(.watching) && exports.contains(.watching) }, "the bridge never watched: \(imports.all) \(exports.all)")
         return sway
     }
@@ -68,25 +56,16 @@ final class WaylandBridgeTests: IntegrationTestCase {
             display: WaylandDisplay(socketPath: sway.socketPath, environment: [:], ownerTimeout: .seconds(1)),
             selection: .clipboard, mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         importer.livenessInterval = .milliseconds(300)
-        let (imports, ended, socketPath) = (imports, bridgeEnded, sandbox.socketPath)
-        bridge = Task { [importer] in
-            do {
-                try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
-                    try await importer.run(on: connection) { imports.append($0) }
-                }
-                ended.mark(nil)
-            } catch {
-                ended.mark("\(error)")
-                throw error
-            }
-        }
+        let imports = imports
+        let ended = BridgeLanes(socketPath: sandbox.socketPath, [{ [importer] in try await importer.run(on: $0) { imports.append($0) } }])
+        bridge = ended
         XCTAssertTrue(eventually { imports.contains(.watching) }, "\(imports.all)")
         // Still answering: the importer keeps running through several checks.
         XCTAssertFalse(eventually(timeout: 1.5) { ended.hasEnded }, "the importer ended with \(String(describing: ended.error)) while the compositor answered")
         // The compositor stops without closing anything, as sway did after dropping a client.
         sway.signal(SIGSTOP)
         defer { sway.signal(SIGCONT) }
-        XCTAssertTrue(eventually(timeout: 10) { ended.hasEnded }, "a compositor that stopped answering went unnoticed")
+        XCTAssertTrue(ended.waitForEnd(timeout: 10), "a compositor that stopped answering went unnoticed")
         XCTAssertTrue(ended.error?.contains("stopped answering") == true, String(describing: ended.error))
     }
 
@@ -301,8 +280,8 @@ final class WaylandBridgeTests: IntegrationTestCase {
     func testTheBridgeEndsWithAClearErrorWhenTheCompositorQuits() throws {
         let sway = try startBridge()
         sway.stop()
-        XCTAssertTrue(eventually { self.bridgeEnded.hasEnded }, "the bridge hangs on a compositor that is gone")
-        let error = try XCTUnwrap(bridgeEnded.error)
+        XCTAssertTrue(try XCTUnwrap(bridge).waitForEnd(), "the bridge hangs on a compositor that is gone")
+        let error = try XCTUnwrap(bridge?.error)
         XCTAssertTrue(error.hasPrefix("cannot bridge the Wayland clipboard: "), error)
         XCTAssertTrue(error.contains("Wayland compositor"), error)
     }
@@ -316,32 +295,16 @@ final class WaylandBridgeTests: IntegrationTestCase {
     }
 }
 
-/// A bridge direction's events, shared with its task.
-final class BridgeEventLog<Event: Sendable & Equatable>: Sendable {
-    private let events = Mutex<[Event]>([])
-    func append(_ event: Event) { events.withLock { $0.append(event) } }
-    var all: [Event] { events.withLock { $0 } }
-    func contains(_ event: Event) -> Bool { events.withLock { $0.contains(event) } }
-}
-
-extension BridgeEventLog where Event == WaylandClipboardImporter.Event {
+extension EventLog where Event == WaylandClipboardImporter.Event {
     /// The change counts of the copies imported, in order.
     var importedChangeCounts: [Int] {
         all.compactMap { if case .imported(let changeCount, _, _) = $0 { changeCount } else { nil } }
     }
 }
 
-extension BridgeEventLog where Event == WaylandClipboardExporter.Event {
+extension EventLog where Event == WaylandClipboardExporter.Event {
     /// Each time our source took the selection: the change and the MIME types offered.
     var owned: [(changeCount: Int, mimeTypes: [String])] {
         all.compactMap { if case .owning(let changeCount, let mimeTypes) = $0 { (changeCount, mimeTypes) } else { nil } }
     }
-}
-
-/// Whether a task of the test has ended, and with which error, so a test can wait for it.
-final class TaskEnd: Sendable {
-    private let ended = Mutex<(Bool, String?)>((false, nil))
-    func mark(_ error: String?) { ended.withLock { $0 = (true, error) } }
-    var hasEnded: Bool { ended.withLock { $0.0 } }
-    var error: String? { ended.withLock { $0.1 } }
 }

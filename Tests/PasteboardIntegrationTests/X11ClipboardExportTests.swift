@@ -6,6 +6,7 @@ import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The X11 exporter against a real Xvfb, real xclip / xsel requestors and owners and a real
@@ -14,34 +15,15 @@ import XCTest
 /// nothing echoes back.
 final class X11ClipboardExportTests: IntegrationTestCase {
     private var server: XvfbServer?
-    private var peers: [ToolProcess] = []
-    private var bridge: Task<Void, any Error>?
+    private var bridge: BridgeLanes?
     private let exported = EventLog<X11ClipboardExporter.Event>()
     private let imported = EventLog<X11ClipboardImporter.Event>()
 
     override func tearDown() {
-        if let bridge {
-            bridge.cancel()
-            // Cancelling ends the exporter's X thread promptly, and run returns only after it.
-            let ended = DispatchSemaphore(value: 0)
-            Task {
-                _ = await bridge.result
-                ended.signal()
-            }
-            XCTAssertEqual(ended.wait(timeout: .now() + 20), .success, "the bridge did not end when cancelled")
-        }
-        for peer in peers { peer.stop() }
-        peers = []
+        // Cancelling ends the exporter's X thread promptly, and run returns only after it.
+        if let bridge { XCTAssertTrue(bridge.stop(), "the bridge did not end when cancelled") }
         server?.stop()
         super.tearDown()
-    }
-
-    /// Events of one side of the bridge, shared with its task.
-    final class EventLog<Event: Sendable & Equatable>: Sendable {
-        private let events = Mutex<[Event]>([])
-        func append(_ event: Event) { events.withLock { $0.append(event) } }
-        var all: [Event] { events.withLock { $0 } }
-        func count(where matches: (Event) -> Bool) -> Int { all.filter(matches).count }
     }
 
     // MARK: Setting up
@@ -53,21 +35,16 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
-        let display = X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        let display = server.x11Display(sandbox: sandbox)
         let mappings = FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn))
         let (ownWindows, echo) = (DesktopOwnWindows(), BridgeEcho())
         let importer = X11ClipboardImporter(display: display, selection: selection, mappings: mappings, ownWindows: ownWindows, echo: echo)
         let exporter = X11ClipboardExporter(display: display, selection: selection, mappings: mappings, ownWindows: ownWindows, echo: echo)
-        let (socketPath, exported, imported) = (sandbox.socketPath, exported, imported)
-        bridge = Task {
-            try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await importer.run(on: connection) { imported.append($0) } }
-                    group.addTask { try await exporter.run(on: connection) { exported.append($0) } }
-                    try await group.waitForAll()
-                }
-            }
-        }
+        let (exported, imported) = (exported, imported)
+        bridge = BridgeLanes(socketPath: sandbox.socketPath, [
+            { try await importer.run(on: $0) { imported.append($0) } },
+            { try await exporter.run(on: $0) { exported.append($0) } },
+        ])
         XCTAssertTrue(eventually(timeout: 20) { imported.all.contains(.watching) && exported.all.contains(.watching) },
                       "the bridge never watched: \(imported.all) \(exported.all)")
         return server
@@ -109,18 +86,19 @@ final class X11ClipboardExportTests: IntegrationTestCase {
     private var importedCount: Int { imported.count { if case .imported = $0 { true } else { false } } }
 
     /// Starts `xclip -i` owning CLIPBOARD with `text` and waits until the importer put it on the pasteboard.
-    private func copyWithXclip(_ text: String, target: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> ToolProcess {
-        let path = sandbox.path("xclip-\(UUID().uuidString.prefix(8))")
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try copyWithXclip(file: path, target: target)
+    private func copyWithXclip(_ text: String, target: String? = nil) throws -> ToolProcess {
+        let before = importedCount
+        return try waitForImport(after: before, of: try XCTUnwrap(server).startXclip(text: text, target: target, environment: peerEnvironment, sandbox: sandbox))
     }
 
     private func copyWithXclip(file path: String, target: String? = nil) throws -> ToolProcess {
         let before = importedCount
-        var arguments = ["-display", try XCTUnwrap(server).display, "-selection", "clipboard", "-quiet", "-i"]
-        if let target { arguments += ["-t", target] }
-        let peer = try ToolProcess("/usr/bin/xclip", arguments + [path], environment: peerEnvironment, in: sandbox)
-        peers.append(peer)
+        return try waitForImport(after: before, of: try XCTUnwrap(server).startXclip(file: path, target: target, environment: peerEnvironment, sandbox: sandbox))
+    }
+
+    /// Waits until the importer put the copy `peer` (started when `before` copies were imported) on the pasteboard.
+    private func waitForImport(after before: Int, of peer: ToolProcess) throws -> ToolProcess {
+        stopAtTearDown(peer)
         XCTAssertTrue(eventually(timeout: 20) { importedCount > before }, "xclip's copy was never imported: \(imported.all) \(peer.stderrLines)")
         return peer
     }
@@ -331,23 +309,18 @@ final class X11ClipboardExportTests: IntegrationTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip") else { throw XCTSkip("xclip is not installed (apt-get install xclip)") }
         let server = try XvfbServer(sandbox: sandbox)
         self.server = server
-        let display = X11Display(displayName: server.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
+        let display = server.x11Display(sandbox: sandbox)
         let exporter = X11ClipboardExporter(display: display, mappings: FollowedTypeMapping(DesktopTypeMapping(registry: .builtIn)))
         let (socketPath, exported) = (sandbox.socketPath, exported)
-        let task = Task { try await exporter.run(socketPath: socketPath) { exported.append($0) } }
-        bridge = task
+        // The exporter on a connection of its own (run(socketPath:)), as the bridge's executable runs it.
+        let lanes = BridgeLanes(socketPath: socketPath, [{ _ in try await exporter.run(socketPath: socketPath) { exported.append($0) } }])
+        bridge = lanes
         XCTAssertTrue(eventually(timeout: 20) { exported.all.contains(.watching) }, "\(exported.all)")
         try pbOK("copy", stdin: Data("owned when the server dies".utf8))
         try waitUntilExported()
         server.stop()
-        let ended = DispatchSemaphore(value: 0)
-        let outcome = Mutex<String?>(nil)
-        Task {
-            if case let .failure(error) = await task.result { outcome.withLock { $0 = "\(error)" } }
-            ended.signal()
-        }
-        XCTAssertEqual(ended.wait(timeout: .now() + 20), .success, "the exporter hung after its X server died")
-        let message = try XCTUnwrap(outcome.withLock { $0 }, "the exporter ended without an error")
+        XCTAssertTrue(lanes.waitForEnd(timeout: 20), "the exporter hung after its X server died")
+        let message = try XCTUnwrap(lanes.error, "the exporter ended without an error")
         XCTAssertTrue(message.hasPrefix("cannot offer the pasteboard as CLIPBOARD"), message)
     }
 

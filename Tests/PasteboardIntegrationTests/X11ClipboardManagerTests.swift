@@ -5,6 +5,7 @@ import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The X11 clipboard-manager duty and secrets on import, against a real Xvfb, a real
@@ -12,13 +13,16 @@ import XCTest
 /// in the test process on one connection, sharing their echo, own windows, recent content and
 /// handover as the bridge shares them.
 final class X11ClipboardManagerTests: IntegrationTestCase {
+    /// pb, the library and the protocol against a daemon: the server runs in this process.
+    override class var daemonRunsInProcess: Bool { true }
+
     private var server: XvfbServer?
     private var peers: [X11OwnerPeer] = []
-    private var bridge: Task<Void, any Error>?
+    private var bridge: BridgeLanes?
     private let events = BridgeEvents()
 
     override func tearDown() {
-        bridge?.cancel()
+        bridge?.stop()
         for peer in peers { peer.stop() }
         peers = []
         server?.stop()
@@ -53,16 +57,9 @@ final class X11ClipboardManagerTests: IntegrationTestCase {
         let importer = X11ClipboardImporter(
             display: display(server), selection: .clipboard, mappings: mappings, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
         let manager = X11ClipboardManager(display: display(server), mappings: mappings, ownWindows: ownWindows, echo: echo, recent: recent, handover: handover)
-        let (socketPath, events) = (sandbox.socketPath, events)
-        bridge = Task {
-            try await PasteboardConnection.withConnection(socketPath: socketPath, clientName: X11ClipboardImporter.clientName, autoStart: false) { connection in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    if withImporter { group.addTask { try await importer.run(on: connection) { events.append($0) } } }
-                    group.addTask { try await manager.run(on: connection) { events.append($0) } }
-                    try await group.waitForAll()
-                }
-            }
-        }
+        let events = events
+        let importing: [BridgeLanes.Lane] = withImporter ? [{ try await importer.run(on: $0) { events.append($0) } }] : []
+        bridge = BridgeLanes(socketPath: sandbox.socketPath, importing + [{ try await manager.run(on: $0) { events.append($0) } }])
         if withImporter {
             XCTAssertTrue(eventually(timeout: 10) { events.importer.contains(.watching) }, "the importer never watched: \(events.importer)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardX11
+import TestSupport
 import XCTest
 
 /// The selection owner against a real Xvfb, with xclip, xsel and our own SelectionReader as

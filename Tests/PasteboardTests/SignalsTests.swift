@@ -1,5 +1,6 @@
 import Glibc
 import Pasteboard
+import TestSupport
 import XCTest
 
 /// A signal caught while nobody waits for one (before the first wait, or between two) is given
@@ -23,7 +24,7 @@ final class SignalsTests: XCTestCase {
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         // The reader takes the byte from the pipe (no one listens then).
         var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        XCTAssertTrue(waitUntil { entry.revents = 0; return poll(&entry, 1, 0) == 0 }, "the signal was never read from the pipe")
+        XCTAssertTrue(eventually(timeout: 5) { entry.revents = 0; return poll(&entry, 1, 0) == 0 }, "the signal was never read from the pipe")
 
         // The next waiter still gets it, at once.
         let next = Task { await Signals.next() }
@@ -34,13 +35,5 @@ final class SignalsTests: XCTestCase {
         let signal = await next.value
         timeout.cancel()
         XCTAssertEqual(signal, SIGINT, "the SIGINT caught while nobody waited was lost")
-    }
-
-    private func waitUntil(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
     }
 }

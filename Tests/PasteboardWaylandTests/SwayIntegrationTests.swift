@@ -1,4 +1,4 @@
-import DisplayTestSupport
+import TestSupport
 import Foundation
 import Glibc
 import PasteboardWayland
@@ -25,7 +25,7 @@ final class SwayIntegrationTests: XCTestCase {
         XCTAssertNotNil(reader.seatName)
         let text = Array("héllo from wl-copy\n".utf8)
         _ = try sway.copy(text)
-        let offered = await eventually { reader.offer()?.mimeTypes.contains("text/plain;charset=utf-8") == true }
+        let offered = await asyncEventually { reader.offer()?.mimeTypes.contains("text/plain;charset=utf-8") == true }
         XCTAssertTrue(offered, "no offer: \(String(describing: reader.offer()))")
         XCTAssertEqual(reader.offer()?.mimeTypes.first, "text/plain")
         let utf8 = try await reader.readAll("text/plain;charset=utf-8")
@@ -43,7 +43,7 @@ final class SwayIntegrationTests: XCTestCase {
         let reader = try SelectionReader(socketPath: sway.socketPath)
         defer { reader.close() }
         _ = try sway.copy(bytes, ["--type", "application/octet-stream"])
-        let offered = await eventually { reader.offer()?.mimeTypes == ["application/octet-stream"] }
+        let offered = await asyncEventually { reader.offer()?.mimeTypes == ["application/octet-stream"] }
         XCTAssertTrue(offered, "no offer: \(String(describing: reader.offer()))")
         var received: [UInt8] = []
         received.reserveCapacity(bytes.count)
@@ -63,7 +63,7 @@ final class SwayIntegrationTests: XCTestCase {
         let reader = try SelectionReader(socketPath: sway.socketPath)
         defer { reader.close() }
         _ = try sway.copy(Array("selected with the mouse".utf8), ["--primary"])
-        let offered = await eventually { reader.offer(.primary) != nil }
+        let offered = await asyncEventually { reader.offer(.primary) != nil }
         XCTAssertTrue(offered)
         let primary = try await reader.readAll("text/plain", selection: .primary)
         XCTAssertEqual(primary, Array("selected with the mouse".utf8))
@@ -74,7 +74,7 @@ final class SwayIntegrationTests: XCTestCase {
         let reader = try SelectionReader(socketPath: sway.socketPath)
         defer { reader.close() }
         let owner = try sway.copy(Array("never sent".utf8))
-        let offered = await eventually { reader.offer() != nil }
+        let offered = await asyncEventually { reader.offer() != nil }
         XCTAssertTrue(offered)
         let offer = try XCTUnwrap(reader.offer())
         kill(owner, SIGSTOP)  // it neither writes nor closes
@@ -94,7 +94,7 @@ final class SwayIntegrationTests: XCTestCase {
             XCTAssertEqual($0 as? WaylandError, .ownerGone(mimeType: "text/plain"))
         }
         XCTAssertLessThan(clock.now - start, .seconds(10))
-        let cleared = await eventually { reader.offer() == nil }
+        let cleared = await asyncEventually { reader.offer() == nil }
         XCTAssertTrue(cleared)
     }
 
@@ -102,7 +102,7 @@ final class SwayIntegrationTests: XCTestCase {
         let reader = try SelectionReader(socketPath: sway.socketPath)
         defer { reader.close() }
         let owner = try sway.copy(Array("stopped".utf8))
-        let offered = await eventually { reader.offer() != nil }
+        let offered = await asyncEventually { reader.offer() != nil }
         XCTAssertTrue(offered)
         let offer = try XCTUnwrap(reader.offer())
         kill(owner, SIGSTOP)

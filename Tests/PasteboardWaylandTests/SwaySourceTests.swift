@@ -1,4 +1,4 @@
-import DisplayTestSupport
+import TestSupport
 import Foundation
 import Glibc
 import PasteboardWayland
@@ -44,7 +44,7 @@ final class SwaySourceTests: XCTestCase {
         let utf8 = try await sway.paste(["-n", "-t", "UTF8_STRING"])
         XCTAssertEqual(utf8.output, text)
 
-        let ended = await eventually { log.completed.count == 3 }
+        let ended = await asyncEventually { log.completed.count == 3 }
         XCTAssertTrue(ended, "\(log.all)")
         XCTAssertEqual(Set(log.completed.map(\.mimeType)), ["text/plain", "image/png", "UTF8_STRING"])
         XCTAssertEqual(log.completed.first { $0.mimeType == "image/png" }?.bytesWritten, png.count)
@@ -71,7 +71,7 @@ final class SwaySourceTests: XCTestCase {
         defer { reader.close() }
         let text = Array("selected, not copied".utf8)
         let source = try SelectionSource(offering: ["text/plain"], as: .primary, on: reader, provider: Self.serve(["text/plain": text]))
-        let owned = await eventually { reader.offer(.primary)?.mimeTypes == ["text/plain"] }
+        let owned = await asyncEventually { reader.offer(.primary)?.mimeTypes == ["text/plain"] }
         XCTAssertTrue(owned)
         let primary = try await sway.paste(["-p", "-n", "-t", "text/plain"])
         XCTAssertEqual(primary.output, text)
@@ -86,9 +86,9 @@ final class SwaySourceTests: XCTestCase {
         let log = EventLog(source)
         try await ownSelection(reader, source)
         _ = try sway.copy(Array("theirs".utf8))
-        let cancelled = await eventually { source.isCancelled }
+        let cancelled = await asyncEventually { source.isCancelled }
         XCTAssertTrue(cancelled)
-        let reported = await eventually { log.cancelled }
+        let reported = await asyncEventually { log.cancelled }
         XCTAssertTrue(reported, "\(log.all)")
         let pasted = try await sway.paste(["-n", "-t", "text/plain"])
         XCTAssertEqual(pasted.output, Array("theirs".utf8))
@@ -104,7 +104,7 @@ final class SwaySourceTests: XCTestCase {
         try await ownSelection(reader, source)
         let head = try await sway.shell("wl-paste -n -t application/octet-stream | head -c 10")
         XCTAssertEqual(head.output, Array(repeating: 0x61, count: 10))
-        let closed = await eventually { log.ended.contains { if case .readerClosed = $0.outcome { true } else { false } } }
+        let closed = await asyncEventually { log.ended.contains { if case .readerClosed = $0.outcome { true } else { false } } }
         XCTAssertTrue(closed, "\(log.all)")
 
         let next = try await sway.paste(["-n", "-t", "text/plain"])
@@ -125,13 +125,13 @@ final class SwaySourceTests: XCTestCase {
         // sleep never reads: wl-paste's stdout fills, then our pipe to it.
         let sway = self.sway!
         let stalled = Task { try await sway.shell("wl-paste -n -t application/octet-stream | sleep 2") }
-        let started = await eventually { source.transfersInFlight == 1 }
+        let started = await asyncEventually { source.transfersInFlight == 1 }
         XCTAssertTrue(started)
         let start = ContinuousClock.now
         let quick = try await sway.paste(["-n", "-t", "text/plain"])
         XCTAssertEqual(quick.output, Array("quick".utf8))
         XCTAssertLessThan(ContinuousClock.now - start, .seconds(3), "a stalled send holds up no other")
-        let abandoned = await eventually(10) {
+        let abandoned = await asyncEventually(timeout: 10) {
             log.ended.contains { report in
                 if case .failed(let error) = report.outcome, case .readerStalled? = error as? WaylandError { true } else { false }
             }
@@ -157,7 +157,7 @@ final class SwaySourceTests: XCTestCase {
 
     /// Waits until the compositor made our source the selection (the reader sees our offer).
     private func ownSelection(_ reader: SelectionReader, _ source: SelectionSource) async throws {
-        let owned = await eventually { reader.offer()?.mimeTypes == source.mimeTypes }
+        let owned = await asyncEventually { reader.offer()?.mimeTypes == source.mimeTypes }
         XCTAssertTrue(owned, "our source never became the selection: \(String(describing: reader.offer()))")
     }
 }
