@@ -31,6 +31,11 @@ extension DesktopBridgeProcessTests {
             for peer in peers { peer.stop() }
             peers = []
             _ = try copyWithXclip("copied while no daemon ran, round \(round)", server: server)
+            // The desktop has it (xclip owns the clipboard) before the paste that starts the daemon.
+            XCTAssertTrue(eventually(timeout: 10) {
+                (try? runTool("/usr/bin/xclip", ["-selection", "clipboard", "-o"], environment: environment, in: self.sandbox))?.stdoutText
+                    == "copied while no daemon ran, round \(round)"
+            }, "round \(round): xclip never owned the clipboard")
             // The paste that starts the daemon gets the desktop's copy.
             let pasted = try runTool("pb", ["paste"], environment: environment, in: sandbox)
             XCTAssertEqual(pasted.status, 0, "round \(round): \(pasted.stderr)")
