@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// A `pb` (or another tool: one of ours by name, or an absolute path) running in the
@@ -19,18 +20,29 @@ final class ToolProcess {
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = stderrPipe
-        let (lines, exited) = (lines, exited)
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                lines.finish()
-            } else {
-                lines.append(data)
-            }
-        }
+        let exited = exited
         process.terminationHandler = { _ in exited.open() }
         try process.run()
+        // A thread of its own reads stderr to its end with blocking reads: a FileHandle's
+        // readabilityHandler, cleared at the end while tearDown clears it too, crashed
+        // libdispatch's event loop.
+        let (lines, pipe) = (lines, stderrPipe)
+        Thread.detachNewThread {
+            let fd = pipe.fileHandleForReading.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count > 0 {
+                    lines.append(Data(buffer[..<count]))
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            lines.finish()
+            withExtendedLifetime(pipe) {}
+        }
     }
 
     /// Opened when the process has exited.
@@ -75,7 +87,6 @@ final class ToolProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
     }
 
     deinit { stop() }
