@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 
 extension Sandbox {
     /// The pid of the daemon that holds the sandbox socket's lock (one `pb` started by itself),
