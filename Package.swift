@@ -167,7 +167,7 @@ let package = Package(
         .target(
             name: "PasteboardFuzzing",
             dependencies: [
-                "PasteboardProtocol", "PasteboardTypes", "PasteboardX11", "PasteboardWayland",
+                "PasteboardProtocol", "PasteboardTypes", "PasteboardSystem", "PasteboardX11", "PasteboardWayland",
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
