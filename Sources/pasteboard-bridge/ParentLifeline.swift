@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import PasteboardDesktop
+import PasteboardSystem
 
 /// The bridge's end of the pipe pasteboardd keeps the write end of: its end-of-file means the
 /// daemon is gone (however it ended, SIGKILL included), and a bridge must not outlive it,
@@ -20,7 +21,7 @@ enum ParentLifeline {
     /// selections of a client that disconnects, the kernel releases the lock, and there is no
     /// daemon left to tell.
     static func exitAtEnd(of fd: Int32, farewell: @escaping @Sendable () -> Void) {
-        DetachedThread.run {
+        BlockingWork.start {
             var byte: UInt8 = 0
             while true {
                 let count = read(fd, &byte, 1)

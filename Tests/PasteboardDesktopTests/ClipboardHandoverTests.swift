@@ -2,7 +2,7 @@ import Pasteboard
 @testable import PasteboardDesktop
 import PasteboardDesktopTypes
 import PasteboardTypes
-import PasteboardX11
+@testable import PasteboardX11
 import XCTest
 
 /// The clipboard manager's pure parts: the budget, the SAVE_TARGETS list, how saved data is

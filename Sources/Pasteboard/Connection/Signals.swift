@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import CPasteboardSystem
-import Dispatch
+internal import PasteboardSystem
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into events a command-line app acts on (cancel a paste, abandon a
@@ -10,7 +10,7 @@ import Synchronization
 /// mid-write, as pb and gallery do.
 ///
 /// A C handler writes each signal to a pipe (nothing is lost between catching and listening);
-/// a dispatch source reads the pipe and hands each signal to whoever listens then, or, when
+/// a loop on a thread of its own (`BlockingWork`) reads the pipe and hands each signal to whoever listens then, or, when
 /// nobody does (before the first wait, between two), to the next listener: no interrupt that
 /// arrives after the handler is installed is lost.
 package enum Signals {
@@ -86,36 +86,38 @@ package enum Signals {
 
             /// The most signals kept for a listener to come (a second Ctrl-C adds nothing).
             static let pendingLimit = 4
+
+            /// Hands `signals` to every listener, or keeps them for the next when none listens.
+            func deliver(_ signals: [Int32]) {
+                let current = state.withLock { state -> [AsyncStream<Int32>.Continuation] in
+                    if state.all.isEmpty {
+                        for signal in signals where state.pending.count < Self.pendingLimit { state.pending.append(signal) }
+                    }
+                    return Array(state.all.values)
+                }
+                for signal in signals {
+                    for listener in current { listener.yield(signal) }
+                }
+            }
         }
 
         private let listeners = Listeners()
 
-        /// Watches the pipe (event-driven: no thread blocks on it); kept for the process's lifetime.
-        private let source: Mutex<(any DispatchSourceRead)?>
-
+        /// Starts the loop that reads the pipe, for the process's lifetime (one thread, which
+        /// waits in poll between signals).
         private init() {
             let fd = pasteboard_catch_interrupts()
-            guard fd >= 0 else {
-                source = Mutex(nil)
-                return
-            }
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue.global())
-            source.setEventHandler { [listeners] in
+            guard fd >= 0 else { return }
+            BlockingWork.start { [listeners] in
                 var bytes = [UInt8](repeating: 0, count: 16)
-                let count = read(fd, &bytes, bytes.count)
-                guard count > 0 else { return }
-                let current = listeners.state.withLock { state -> [AsyncStream<Int32>.Continuation] in
-                    if state.all.isEmpty {
-                        for byte in bytes.prefix(count) where state.pending.count < Listeners.pendingLimit { state.pending.append(Int32(byte)) }
-                    }
-                    return Array(state.all.values)
-                }
-                for byte in bytes.prefix(count) {
-                    for listener in current { listener.yield(Int32(byte)) }
+                while true {
+                    var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    guard poll(&waiting, 1, -1) > 0 else { continue }
+                    let count = read(fd, &bytes, bytes.count)
+                    guard count > 0 else { continue }
+                    listeners.deliver(bytes.prefix(count).map(Int32.init))
                 }
             }
-            source.resume()
-            self.source = Mutex(source)
         }
 
         /// Registers `continuation`, which first gets the signals that arrived while nobody listened.

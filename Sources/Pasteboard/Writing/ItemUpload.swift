@@ -1,5 +1,4 @@
 internal import NIOCore
-internal import NIOPosix
 internal import PasteboardProtocol
 import PasteboardSystem
 import PasteboardTypes
@@ -156,7 +155,7 @@ struct ItemUpload: Sendable {
                         // A read may block (a slow pipe): off the cooperative threads.
                         let chunk: ByteBuffer
                         do {
-                            chunk = try await NIOThreadPool.singleton.runIfActive { try stream.read(upTo: limit) }
+                            chunk = try await BlockingWork.run { try stream.read(upTo: limit) }
                         } catch {
                             // Abandon the write: the pasteboard keeps what it had.
                             try? await connection.send(.cancel, on: id)

@@ -6,15 +6,16 @@ import Musl
 import CPasteboardSystem
 import Logging
 import PasteboardProtocol
+import PasteboardSystem
 import Synchronization
 
 /// The daemon's hand-off socket, `<socket>.handoff` beside the main one (mode 0600): a client
 /// connects, writes the 32-character token from its `welcome`, and from then on receives the
 /// ends for its handed-off transfers on that connection.
 ///
-/// SwiftNIO cannot pass descriptors, so this socket is served by a thread of its own with
-/// plain blocking calls: accept, read the token (at most a second), check the peer's uid, and
-/// hand the socket to the connection that owns the token. Unknown tokens are closed.
+/// SwiftNIO cannot pass descriptors, so this socket is served by a thread of its own (a
+/// `BlockingWork` loop) with plain blocking calls: accept, read the token (at most a second),
+/// check the peer's uid, and hand the socket to the connection that owns the token. Unknown tokens are closed.
 final class HandoffListener: Sendable {
     /// The socket's path.
     let path: String
@@ -64,20 +65,10 @@ final class HandoffListener: Sendable {
         HandoffOffer(path: path, token: endpoint.token)
     }
 
-    /// Starts the accepting thread.
+    /// Starts the accepting loop on a thread of its own (`BlockingWork`).
     func start() {
-        let box = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let created = pthread_create(&thread, nil, { argument in
-            let listener = Unmanaged<HandoffListener>.fromOpaque(argument!).takeRetainedValue()
-            listener.acceptLoop()
-            return nil
-        }, box)
-        if created == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<HandoffListener>.fromOpaque(box).release()
-            logger.warning("hand-off disabled: cannot start its thread", metadata: ["errno": "\(created)"])
+        guard BlockingWork.start({ self.acceptLoop() }) else {
+            return logger.warning("hand-off disabled: cannot start its thread")
         }
     }
 

@@ -5,7 +5,6 @@ import Musl
 #endif
 import Logging
 import NIOCore
-import NIOPosix
 import PasteboardSystem
 import Synchronization
 
@@ -35,7 +34,7 @@ import Synchronization
 /// of its file and its last journal record, and replays the journal's history records onto
 /// `history/`.
 ///
-/// Work runs on `NIOThreadPool.singleton`, one batch at a time, so the files and the journal
+/// Work runs on a thread of its own (`BlockingWork`), one batch at a time, so the files and the journal
 /// change in the order writes were acknowledged.
 final class StorageWriter: Sendable {
     /// The largest archive that goes into the journal; larger ones get their own file at once.
@@ -164,13 +163,14 @@ final class StorageWriter: Sendable {
                 queue.isWriting = true
                 return true
             }
-            if starts { NIOThreadPool.singleton.submit { state in self.writeBatches(active: state == .active) } }
+            // On a thread of its own (`BlockingWork`); on this one when no thread can be had.
+            if starts, !BlockingWork.start({ self.writeBatches() }) { writeBatches() }
         }
         try result.get()
     }
 
-    /// Writes batches until no write waits (on a thread of the pool).
-    private func writeBatches(active: Bool) {
+    /// Writes batches until no write waits (on a thread of its own).
+    private func writeBatches() {
         while true {
             let batch: [Job] = queue.withLock { queue in
                 let batch = queue.pending
@@ -179,10 +179,6 @@ final class StorageWriter: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            guard active else {
-                for job in batch { job.done.resume(returning: .failure(ArchiveFile.Failure(description: "pasteboardd is shutting down"))) }
-                continue
-            }
             journal.withLock { journal in write(batch, into: &journal) }
         }
     }

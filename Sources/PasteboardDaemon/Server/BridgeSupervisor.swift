@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import CPasteboardSystem
-import Dispatch
 package import Logging
 import PasteboardSystem
 import ServiceLifecycle
@@ -131,12 +130,10 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
 
     /// The child's wait status once it exited (waited for on a thread of its own).
     private static func wait(for child: pid_t) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var status: Int32 = 0
-                while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-                continuation.resume(returning: status)
-            }
+        await BlockingWork.run {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            return status
         }
     }
 

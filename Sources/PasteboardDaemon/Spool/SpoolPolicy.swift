@@ -40,8 +40,7 @@ enum SpoolPolicy {
     /// search.
     static let headLength = 4096
 
-    /// The number of `SpoolIO` threads: one long copy or sync may run while another spool
-    /// writes, and neither occupies `NIOThreadPool.singleton` (2 threads on a 2-core machine),
-    /// which serves `StorageWriter` and `FileSource`.
+    /// The most `SpoolIO` jobs at once: one long copy or sync may run while another spool
+    /// writes, and more would only share the disk's attention.
     static let ioThreads = 2
 }

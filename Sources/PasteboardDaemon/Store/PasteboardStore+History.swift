@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import Logging
-import NIOPosix
 package import PasteboardProtocol
 import PasteboardSystem
 
@@ -98,10 +97,10 @@ extension PasteboardStore {
     }
 
     /// Whether `transient` holds once the bytes its rule compares in stored files are read (on a
-    /// thread of the pool; at once when it compares none).
+    /// thread of its own, `BlockingWork`; at once when it compares none).
     func confirm(_ transient: TransientCopy) async -> Bool {
         guard !transient.unsettled.isEmpty else { return true }
-        return (try? await NIOThreadPool.singleton.runIfActive { transient.bytesMatch() }) ?? false
+        return await BlockingWork.run { transient.bytesMatch() }
     }
 
     /// After the write whose history no longer holds `transient` was stored: checkpoints, so the

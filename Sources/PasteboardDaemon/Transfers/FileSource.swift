@@ -4,7 +4,6 @@ import Glibc
 import Musl
 #endif
 import NIOCore
-import NIOPosix
 import PasteboardProtocol
 import PasteboardSystem
 
@@ -44,22 +43,10 @@ struct FileSource: ~Copyable {
     }
 
     /// Runs `opener` (which opens the file and returns its descriptor and size, or throws why
-    /// not) on NIO's thread pool, since an open can block; throws `shutting-down` when the
-    /// pool no longer runs work.
+    /// not) on a thread of its own (`BlockingWork`), since an open can block (a FIFO, a stalled
+    /// network file system).
     private init(path: String, opener: @escaping @Sendable () throws(ProtocolError) -> (fd: Int32, size: Int)) async throws(ProtocolError) {
-        let result: Result<(fd: Int32, size: Int), ProtocolError>
-        do {
-            result = try await NIOThreadPool.singleton.runIfActive {
-                do throws(ProtocolError) {
-                    return .success(try opener())
-                } catch {
-                    return .failure(error)
-                }
-            }
-        } catch {
-            throw ProtocolError(.shuttingDown, "the daemon is shutting down")
-        }
-        (fd, size) = try result.get()
+        (fd, size) = try await BlockingWork.run(opener)
         self.path = path
     }
 
@@ -69,24 +56,19 @@ struct FileSource: ~Copyable {
     func read(at offset: Int, count: Int) async throws(ProtocolError) -> ByteBuffer {
         let fd = fd
         let path = path
-        let result: Result<ByteBuffer, ProtocolError>
-        do {
-            result = try await NIOThreadPool.singleton.runIfActive {
-                var buffer = ByteBufferAllocator().buffer(capacity: count)
-                var failure: Int32 = 0
-                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
-                    while true {
-                        let got = pread(fd, pointer.baseAddress, count, off_t(offset))
-                        if got >= 0 { return got }
-                        if errno != EINTR { failure = errno; return 0 }
-                    }
+        return try await BlockingWork.run { () throws(ProtocolError) -> ByteBuffer in
+            var buffer = ByteBufferAllocator().buffer(capacity: count)
+            var failure: Int32 = 0
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { pointer in
+                while true {
+                    let got = pread(fd, pointer.baseAddress, count, off_t(offset))
+                    if got >= 0 { return got }
+                    if errno != EINTR { failure = errno; return 0 }
                 }
-                return failure != 0 ? .failure(Self.failure(path, failure)) : .success(buffer)
             }
-        } catch {
-            throw ProtocolError(.shuttingDown, "the daemon is shutting down")
+            if failure != 0 { throw Self.failure(path, failure) }
+            return buffer
         }
-        return try result.get()
     }
 
     private static func failure(_ path: String, _ code: Int32) -> ProtocolError {

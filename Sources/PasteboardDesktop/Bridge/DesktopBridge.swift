@@ -115,13 +115,9 @@ public struct DesktopBridge: Sendable {
             switch candidate {
             case .wayland(let socketPath):
                 do throws(WaylandError) {
-                    let probe = try await DetachedThread.value { () throws(WaylandError) in
-                        let reader = try SelectionReader(socketPath: socketPath, timeout: timeout)
-                        defer { reader.close() }
-                        return (reader.dataControlProtocol, reader.hasPrimarySelection)
-                    }
-                    let backend = DesktopBackend.wayland(socketPath: socketPath, dataControl: probe.0, hasPrimary: probe.1)
-                    return backend
+                    let reader = try await SelectionReader.connect(socketPath: socketPath, timeout: timeout)
+                    defer { reader.close() }
+                    return DesktopBackend.wayland(socketPath: socketPath, dataControl: reader.dataControlProtocol, hasPrimary: reader.hasPrimarySelection)
                 } catch .noDataControl {
                     logOnce("the compositor at \(socketPath) offers no data-control protocol (ext-data-control-v1 or zwlr-data-control-unstable-v1): its clipboard is bridged through X11 (Xwayland) where DISPLAY is set")
                     failures.append("\(candidate) offers no data-control protocol")
@@ -131,7 +127,7 @@ public struct DesktopBridge: Sendable {
             case .x11(let name):
                 do throws(X11Error) {
                     let display = X11Display(displayName: name.text, environment: environment, allowRemote: allowRemote)
-                    try await DetachedThread.value { () throws(X11Error) in try display.connect().close() }
+                    try await display.probe()
                     return .x11(name)
                 } catch {
                     failures.append("\(candidate): \(error)")

@@ -77,7 +77,7 @@ public struct WaylandClipboardExporter: DesktopLane {
     /// the compositor's reason) or the daemon's watch fails (throws).
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         let kind = selection.waylandKind
-        let reader = try display.connect(for: selection)
+        let reader = try await display.connect(for: selection)
         let ownership = Ownership()
         defer {
             ownership.replace(with: nil)?.destroy(cancellingTransfers: true)

@@ -87,7 +87,7 @@ public struct WaylandClipboardImporter: DesktopLane {
     /// `DesktopImportError.displayFailed` with the compositor's reason).
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         let kind = selection.waylandKind
-        let reader = try display.connect(for: selection)
+        let reader = try await display.connect(for: selection)
         defer { reader.close() }
         // Subscribed before the current offer is looked at, so none falls between the two.
         let changes = reader.changes()

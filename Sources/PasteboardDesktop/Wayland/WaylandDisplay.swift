@@ -28,11 +28,11 @@ public struct WaylandDisplay: Sendable {
 
     /// A new data-control connection for `selection`, its current selections known; fails with
     /// the compositor's reason (no data control, no primary selection on zwlr version 1, ...).
-    func connect(for selection: DesktopSelection) throws(DesktopImportError) -> PasteboardWayland.SelectionReader {
+    func connect(for selection: DesktopSelection) async throws(DesktopImportError) -> PasteboardWayland.SelectionReader {
         let kind = selection.waylandKind
         let reader: PasteboardWayland.SelectionReader
-        do {
-            reader = try PasteboardWayland.SelectionReader(socketPath: resolvedSocketPath(), timeout: ownerTimeout)
+        do throws(WaylandError) {
+            reader = try await PasteboardWayland.SelectionReader.connect(socketPath: resolvedSocketPath(), timeout: ownerTimeout)
         } catch {
             throw .displayFailed(selection: kind.waylandName, reason: error.description)
         }

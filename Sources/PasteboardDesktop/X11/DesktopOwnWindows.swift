@@ -5,7 +5,7 @@ import Synchronization
 /// the bridge's own echo (it took the selection to offer a pasteboard item), never a new copy
 /// to import: without this check the two directions would ping-pong forever. The owner side
 /// registers its window here before it takes a selection.
-public final class DesktopOwnWindows: Sendable {
+public final class DesktopOwnWindows: X11WindowRegistry {
     private let windows = Mutex<Set<WindowID>>([])
 
     public init() {}

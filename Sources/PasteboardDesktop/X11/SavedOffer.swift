@@ -49,3 +49,16 @@ struct SavedOffer: Sendable, Equatable {
         return (provider, ContentFingerprint(types: provider.registeredTypes, captured: captured))
     }
 }
+
+extension SavedOffer {
+    /// The session's handover with each saved target's representation under `mapping` (nil
+    /// when none maps any more: the mapping changed while the data was read).
+    init?(_ handover: X11ClipboardManagerSession.Handover, mapping: DesktopTypeMapping) {
+        let representations = mapping.representations(forOffered: handover.offered).representations
+        let saved = handover.saved.compactMap { target in
+            representations.first { $0.target == target.target }.map { Saved(representation: $0, bytes: target.bytes) }
+        }
+        guard !saved.isEmpty else { return nil }
+        self.init(owner: handover.owner, saved: saved, skipped: handover.skipped)
+    }
+}

@@ -66,53 +66,38 @@ public struct X11ClipboardExporter: DesktopLane {
 
     /// Offers each change of the pasteboard to the desktop through `connection`, until the task
     /// is cancelled (returns, once its X thread ended) or the X connection fails (throws
-    /// `DesktopExportError.displayFailed`).
+    /// `DesktopExportError.displayFailed`). The X side is PasteboardX11's `X11SelectionServer`.
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         let name = selection.x11Name
-        let x11: X11Connection
-        let requests: ExportRequests
+        let server: X11SelectionServer
         do {
-            x11 = try display.connect()
-            requests = try ExportRequests()
+            server = try X11SelectionServer(display: display, selection: name, windows: ownWindows)
         } catch {
             throw DesktopExportError.displayFailed(selection: name, reason: "\(error)")
         }
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
-        let server = SelectionExportServer(exporter: self, connection: x11, requests: requests, board: board, onEvent: onEvent)
-        let cancellation = x11.cancellation
-        let ended = OneShot<X11Error?>()
-        DetachedThread.run {
-            let failure: X11Error?
-            do throws(X11Error) {
-                try server.serve()
-                failure = nil
-            } catch .cancelled {
-                failure = nil
-            } catch {
-                failure = error
-            }
-            server.finish()
-            ended.resolve(failure)
-        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await watch(board, requests: requests, onEvent: onEvent)
+                try await watch(board, server: server, onEvent: onEvent)
             }
             group.addTask {
-                if let failure = await ended.value() { throw DesktopExportError.displayFailed(selection: name, reason: failure.description) }
+                do throws(X11Error) {
+                    try await server.run { event in
+                        if let event = Event(event) { onEvent(event) }
+                    }
+                } catch {
+                    throw DesktopExportError.displayFailed(selection: name, reason: error.description)
+                }
             }
-            // Whichever ends first ends both: the thread is cancelled (and the group waits for it).
-            defer {
-                group.cancelAll()
-                cancellation.cancel()
-            }
+            // Whichever ends first ends both: the server's thread is cancelled (and the group waits for it).
+            defer { group.cancelAll() }
             _ = try await group.next()
         }
     }
 
     /// Turns each pasteboard change, and each owner leaving after an import, into a request of
-    /// the X thread.
-    private func watch(_ board: Pasteboard, requests: ExportRequests, onEvent: @Sendable (Event) -> Void) async throws {
+    /// the X server.
+    private func watch(_ board: Pasteboard, server: X11SelectionServer, onEvent: @Sendable (Event) -> Void) async throws {
         var first = true
         var current: PasteboardContents?
         var follower = VacancyFollower()
@@ -127,12 +112,12 @@ public struct X11ClipboardExporter: DesktopLane {
                       !(await echo.isOwnChange(contents.changeCount)) else { continue }
                 let plan = self.plan(types: item.types, of: item, in: contents)
                 if plan.targetNames != before, !plan.targets.isEmpty {
-                    requests.post(.reoffer(plan))
+                    server.post(.reoffer(offer(plan, board: board)))
                     offered = plan.targetNames
                 }
             case .ownerLeft(let changeCount):
                 if follower.ownerLeft(afterImport: changeCount, current: current?.changeCount) != nil, let current {
-                    await offerKept(current, requests: requests)
+                    await offerKept(current, board: board, server: server)
                 }
             case .changed(let contents):
                 current = contents
@@ -141,17 +126,17 @@ public struct X11ClipboardExporter: DesktopLane {
                     first = false
                 }
                 if await echo.isOwnChange(contents.changeCount) {
-                    if follower.reached(contents.changeCount) { await offerKept(contents, requests: requests) }
+                    if follower.reached(contents.changeCount) { await offerKept(contents, board: board, server: server) }
                     continue
                 }
                 offered = nil
                 guard let item = contents.items.first else {
-                    if !first { requests.post(.release) }
+                    if !first { server.post(.release) }
                     continue
                 }
                 // Nothing the desktop can take: the old content must not stay on the desktop either.
                 let plan = self.plan(types: item.types, of: item, in: contents)
-                requests.post(plan.targets.isEmpty ? .release : .own(plan, onlyIfUnowned: first))
+                server.post(plan.targets.isEmpty ? .release : .own(offer(plan, board: board), onlyIfUnowned: first))
                 if !plan.targets.isEmpty { offered = plan.targetNames }
             }
         }
@@ -160,17 +145,40 @@ public struct X11ClipboardExporter: DesktopLane {
     /// The import `contents` is the pasteboard's while its desktop owner left: the selection is
     /// taken (only if still ownerless) for what the import kept (its captured text; the owner's
     /// promises left with it), served from the daemon. No pasteboard change: the content is the same.
-    private func offerKept(_ contents: PasteboardContents, requests: ExportRequests) async {
+    private func offerKept(_ contents: PasteboardContents, board: Pasteboard, server: X11SelectionServer) async {
         guard let item = contents.items.first, let kept = await echo.keptTypes(of: contents.changeCount) else { return }
         let types = item.types.filter(kept.contains)
         guard !types.isEmpty else { return }
         let plan = plan(types: types, of: item, in: contents)
-        if !plan.targets.isEmpty { requests.post(.own(plan, onlyIfUnowned: true)) }
+        if !plan.targets.isEmpty { server.post(.own(offer(plan, board: board), onlyIfUnowned: true)) }
+    }
+
+    /// The server's offer of `plan`: its targets, served by loading from the daemon on request.
+    private func offer(_ plan: DesktopExportPlan, board: Pasteboard) -> X11SelectionServer.Offer {
+        let content = ExportedContent(board: board, plan: plan)
+        return X11SelectionServer.Offer(tag: plan.changeCount, targets: plan.targetNames) { request, writer in
+            try await content.provide(request, into: writer)
+        }
     }
 
     private func plan(types: [TypeIdentifier], of item: PasteboardItem, in contents: PasteboardContents) -> DesktopExportPlan {
         DesktopExportPlan(
             types: types, isSensitive: item.isSensitive, changeCount: contents.changeCount, mapping: mapping,
             reservedNames: DesktopTypeMapping.plumbingTargets.union(SelectionOwner.plumbingTargets))
+    }
+}
+
+extension X11ClipboardExporter.Event {
+    /// The server's event as the exporter's (nil for none it reports).
+    init?(_ event: X11SelectionServer.Event) {
+        switch event {
+        case .owning(let offer): self = .owning(changeCount: offer.tag, targets: offer.targets)
+        case .released: self = .released
+        case .lost: self = .lost
+        case .owner(.lost): self = .lost
+        case let .owner(.served(target, _, byteCount, _)): self = .served(target: target, bytes: byteCount)
+        case let .owner(.refused(target, _, reason)): self = .refused(target: target, reason: reason)
+        case let .owner(.failed(target, _, reason)): self = .abandoned(target: target, reason: reason)
+        }
     }
 }

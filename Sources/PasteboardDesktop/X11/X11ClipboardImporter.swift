@@ -5,8 +5,8 @@ import PasteboardX11
 
 /// The first direction of the X11 bridge: a desktop application's copy becomes a pasteboard item.
 ///
-/// A watcher thread hears of each new owner of the selection through XFIXES (no polling),
-/// reads its TARGETS, maps them with `DesktopTypeMapping` and captures the plain text at once
+/// A watch (PasteboardX11's `X11SelectionWatch`, on its own thread) hears of each new owner of
+/// the selection through XFIXES (no polling), reads its TARGETS, maps them with `DesktopTypeMapping` and captures the plain text at once
 /// (`DesktopImportPlan`, within `captureBudget`). The async side then puts ONE item on the
 /// pasteboard: the captured text as eager bytes (so it still pastes after the application
 /// quits) and every other representation, in the owner's order, as a promise fetched from the
@@ -77,26 +77,41 @@ public struct X11ClipboardImporter: DesktopLane {
         // Only the newest offer matters: one that arrives while the last is being put on the
         // pasteboard replaces any that waits.
         let news = OwnerNews()
-        let x11: X11Connection
-        do { x11 = try display.connect() } catch { throw DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description) }
-        let cancellation = x11.cancellation
-        let watcher = OwnerWatcher(importer: self, connection: x11)
-        DetachedThread.run {
-            defer { watcher.connection.close() }
-            do throws(X11Error) {
-                try watcher.watch(onEvent: onEvent, offer: news.post, ownerLeft: news.postOwnerLeft, settled: news.postSettled)
-                news.finish()
-            } catch .cancelled {
-                news.finish()
-            } catch {
-                news.finish(throwing: DesktopImportError.displayFailed(selection: selection.x11Name, reason: error.description))
-            }
+        let (mappings, name) = (mappings, selection.x11Name)
+        // The X side is PasteboardX11's; what is captured at once, and what an offer becomes, is ours.
+        let watch = X11SelectionWatch(
+            display: display, selection: name, windows: ownWindows, quietPeriod: debounce, offerTimeout: importTimeout,
+            captureBudget: captureBudget
+        ) { offered in
+            let plan = DesktopImportPlan(offer: mappings.current.representations(forOffered: offered))
+            return plan.entries.isEmpty ? nil : plan.captured.map(\.target)
         }
         let board = Pasteboard(name: selection.pasteboardName, connection: connection)
-        // However this ends, the watcher thread ends with it.
-        defer { cancellation.cancel() }
         do {
-            try await withTaskCancellationHandler {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do throws(X11Error) {
+                        try await watch.run { event in
+                            switch event {
+                            case .offer(let offered):
+                                if let offer = OwnerOffer(offered, mapping: mappings.current) {
+                                    news.post(offer)
+                                } else {
+                                    onEvent(.skipped("the owner of \(name) offers nothing we map"))
+                                }
+                            case .ownerLeft: news.postOwnerLeft()
+                            case .settled: news.postSettled()
+                            case .watching: onEvent(.watching)
+                            case .skipped(let reason): onEvent(.skipped(reason))
+                            }
+                        }
+                        news.finish()
+                    } catch {
+                        news.finish(throwing: DesktopImportError.displayFailed(selection: name, reason: error.description))
+                    }
+                }
+                // However this ends, the watch (and its thread) ends with it.
+                defer { group.cancelAll() }
                 try await news.forEach { item in
                     switch item {
                     case .offer(let offer):
@@ -112,8 +127,6 @@ public struct X11ClipboardImporter: DesktopLane {
                         vacancy.ownerLeft(afterImport: handover.ownerLeft())
                     }
                 }
-            } onCancel: {
-                cancellation.cancel()
             }
         } catch is CancellationError {
             return
@@ -150,7 +163,7 @@ public struct X11ClipboardImporter: DesktopLane {
     }
 }
 
-/// A new owner's offer, read on the watcher thread.
+/// A new owner's offer, as the watch read it, mapped.
 struct OwnerOffer: Sendable {
     let owner: WindowID
     let plan: DesktopImportPlan
@@ -159,6 +172,19 @@ struct OwnerOffer: Sendable {
 
     /// Whether the item is a secret: by its names, or by a captured KDE hint valued `secret`.
     var isSensitive: Bool { plan.isSensitive(captured: captured) }
+}
+
+extension OwnerOffer {
+    /// The watch's offer under `mapping`, its captured bytes converted; nil when nothing maps.
+    init?(_ offer: X11SelectionWatch.Offer, mapping: DesktopTypeMapping) {
+        let plan = DesktopImportPlan(offer: mapping.representations(forOffered: offer.targets))
+        guard !plan.entries.isEmpty else { return nil }
+        var captured: [TypeIdentifier: [UInt8]] = [:]
+        for representation in plan.captured {
+            if let bytes = offer.captured[representation.target] { captured[representation.type] = representation.conversion.apply(to: bytes) }
+        }
+        self.init(owner: offer.owner, plan: plan, captured: captured)
+    }
 }
 
 extension X11ClipboardImporter.Event: ImporterEvent {}

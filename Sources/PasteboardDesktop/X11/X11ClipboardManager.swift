@@ -28,7 +28,8 @@ import PasteboardX11
 ///
 /// Another clipboard manager (Klipper, xfce4-clipman, GPaste, CopyQ) owning
 /// `CLIPBOARD_MANAGER` is reported once and left alone: the bridge does without the duty and
-/// takes it only if that manager leaves. The X side runs on a thread of its own.
+/// takes it only if that manager leaves. The X side (`X11ClipboardManagerSession`) runs on a
+/// connection and thread of its own in PasteboardX11.
 public struct X11ClipboardManager: DesktopLane {
     /// What the manager did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
@@ -75,46 +76,24 @@ public struct X11ClipboardManager: DesktopLane {
 
     /// Serves `CLIPBOARD_MANAGER` and keeps what applications hand over on `general` through
     /// `connection` (the importer's), until the task is cancelled (returns) or the X connection
-    /// fails (throws).
+    /// fails (throws). The X side is PasteboardX11's `X11ClipboardManagerSession`; this is the
+    /// policy: which targets are worth saving (the type mapping), the budget, how data is kept.
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
-        let x11: X11Connection
-        do { x11 = try display.connect() } catch {
-            throw DesktopImportError.fetchFailed(selection: ManagerSelectionLoop.managerSelection, target: "SAVE_TARGETS", reason: error.description)
-        }
-        let cancellation = x11.cancellation
-        let requests = AnswerChannel<SavedOffer, Bool>()
-        let (ended, endSink) = AsyncThrowingStream.makeStream(of: Never.self)
-        let loop = ManagerSelectionLoop(manager: self, connection: x11)
-        let keepTimeout = keepTimeout
-        DetachedThread.run {
-            defer {
-                loop.connection.close()
-                requests.close()
-            }
-            do throws(X11Error) {
-                try loop.run(onEvent: onEvent) { offer in requests.ask(offer, timeout: keepTimeout) ?? false }
-                endSink.finish()
-            } catch .cancelled {
-                endSink.finish()
-            } catch {
-                endSink.finish(throwing: DesktopImportError.fetchFailed(
-                    selection: ManagerSelectionLoop.managerSelection, target: "SAVE_TARGETS", reason: error.description))
-            }
+        let mappings = mappings
+        let session = X11ClipboardManagerSession(
+            display: display, windows: ownWindows, budget: budget, readSize: X11TargetFetch.readSize, keepTimeout: keepTimeout
+        ) { offered in
+            mappings.current.representations(forOffered: offered).representations.map(\.target)
         }
         let board = Pasteboard(name: DesktopSelection.clipboard.pasteboardName, connection: connection)
-        // However this ends, the X thread ends with it, and a question it asks is answered.
-        defer {
-            cancellation.cancel()
-            requests.close()
-        }
-        try await withTaskCancellationHandler {
-            for await offer in requests.questions {
-                requests.answer(await keep(offer, board: board, connection: connection, onEvent: onEvent))
+        do throws(X11Error) {
+            try await session.run(onEvent: { event in onEvent(Event(event)) }) { handover in
+                guard let offer = SavedOffer(handover, mapping: mappings.current) else { return false }
+                return await keep(offer, board: board, connection: connection, onEvent: onEvent)
             }
-            for try await _ in ended {}
-        } onCancel: {
-            cancellation.cancel()
-            requests.close()
+        } catch {
+            throw DesktopImportError.fetchFailed(
+                selection: X11ClipboardManagerSession.managerSelection, target: "SAVE_TARGETS", reason: error.description)
         }
     }
 
@@ -171,5 +150,17 @@ public struct X11ClipboardManager: DesktopLane {
         handover.recordImport(owner: offer.owner, changeCount: changeCount)
         onEvent(.saved(changeCount: changeCount, types: offer.types, byteCount: offer.byteCount, kept: .newItem))
         return true
+    }
+}
+
+extension X11ClipboardManager.Event {
+    /// The session's event as the manager's.
+    init(_ event: X11ClipboardManagerSession.Event) {
+        switch event {
+        case .managing: self = .managing
+        case .anotherManager(let text): self = .anotherManager(text)
+        case .skipped(let text): self = .skipped(text)
+        case .refused(let text): self = .refused(text)
+        }
     }
 }

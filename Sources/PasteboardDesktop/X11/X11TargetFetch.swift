@@ -3,10 +3,10 @@ import PasteboardDesktopTypes
 import PasteboardTypes
 import PasteboardX11
 
-/// One lazy representation fetched from the X owner when a destination loads it: on a
-/// connection and thread of its own (a load may run beside the watcher and other loads, and
-/// a blocking X read must not hold a Swift concurrency thread), streamed through a bounded
-/// `ChunkChannel` into the representation writer.
+/// One lazy representation fetched from the X owner when a destination loads it: an
+/// `X11SelectionFetch` (a connection and thread of its own in PasteboardX11, so a load may run
+/// beside the watcher and other loads), streamed with bounded memory into the representation
+/// writer. What is policy here: the conversion, its size bound, and the errors the daemon sees.
 struct X11TargetFetch: Sendable {
     /// Chunks in flight between the X thread and the writer.
     static let bufferedChunks = 4
@@ -26,71 +26,38 @@ struct X11TargetFetch: Sendable {
 
     /// Streams the representation into `writer`.
     func stream(into writer: RepresentationWriter) async throws {
-        let channel = ChunkChannel(capacity: Self.bufferedChunks)
-        let (display, selection, target, owner) = (display, selection, representation.target, owner)
-        DetachedThread.run {
-            channel.finish(Self.read(display: display, selection: selection, target: target, owner: owner, into: channel))
-        }
-        // However the writing ends (done, the writer failed, cancelled), the X thread must not
+        let target = representation.target
+        let fetch = X11SelectionFetch(
+            display: display, selection: selection, target: target, owner: owner, readSize: Self.readSize, bufferedChunks: Self.bufferedChunks)
+        // However the writing ends (done, the writer failed, cancelled), the X side must not
         // stay blocked on a full channel.
-        defer { channel.cancel() }
-        try await withTaskCancellationHandler {
-            if representation.conversion == .none {
-                while let chunk = try await channel.next() {
-                    try await writer.write(contentsOf: chunk)
-                }
-            } else {
-                var whole: [UInt8] = []
-                while let chunk = try await channel.next() {
-                    whole += chunk
-                    if whole.count > Self.conversionLimit {
-                        channel.cancel()
-                        throw DesktopImportError.tooLargeToConvert(target: target, limit: Self.conversionLimit)
-                    }
-                }
-                try await writer.write(contentsOf: representation.conversion.apply(to: whole))
+        defer { fetch.cancel() }
+        if representation.conversion == .none {
+            while let chunk = try await next(of: fetch) {
+                try await writer.write(contentsOf: chunk)
             }
-        } onCancel: {
-            channel.cancel()
+        } else {
+            var whole: [UInt8] = []
+            while let chunk = try await next(of: fetch) {
+                whole += chunk
+                if whole.count > Self.conversionLimit {
+                    throw DesktopImportError.tooLargeToConvert(target: target, limit: Self.conversionLimit)
+                }
+            }
+            try await writer.write(contentsOf: representation.conversion.apply(to: whole))
         }
     }
 
-    /// The X side, on its own thread: reads `target` from `owner`, chunk by chunk into
-    /// `channel`. Returns the error that ended it, nil when every byte was read.
-    private static func read(display: X11Display, selection: String, target: String, owner: WindowID, into channel: ChunkChannel) -> DesktopImportError? {
-        let connection: X11Connection
-        do { connection = try display.connect() } catch {
-            return .fetchFailed(selection: selection, target: target, reason: "\(error)")
-        }
-        defer { connection.close() }
-        channel.attach(connection.cancellation)
-        do {
-            let reader = try SelectionReader(connection: connection, timeout: display.ownerTimeout)
-            reader.readSize = readSize
-            let atom = try connection.atom(selection)
-            let current = try X11Reply.getSelectionOwner(connection.roundTrip(.getSelectionOwner(atom), timeout: display.ownerTimeout))
-            guard current == owner else { return .ownerGone(selection: selection, target: target) }
-            var stopped: DesktopImportError?
-            do {
-                try reader.read(selection: selection, target: target) { chunk in
-                    do throws(DesktopImportError) { try channel.send(chunk) } catch {
-                        stopped = error
-                        throw error
-                    }
-                }
-            } catch {
-                if let stopped { return stopped }
-                throw error
-            }
-            return nil
-        } catch let error as X11Error {
-            switch error {
-            case .noOwner, .ownerGone: return .ownerGone(selection: selection, target: target)
-            case .cancelled: return .cancelled
-            default: return .fetchFailed(selection: selection, target: target, reason: error.description)
-            }
+    /// The fetch's next chunk, its X11 errors as the import direction's.
+    private func next(of fetch: X11SelectionFetch) async throws(DesktopImportError) -> [UInt8]? {
+        do throws(X11Error) {
+            return try await fetch.next()
         } catch {
-            return .fetchFailed(selection: selection, target: target, reason: "\(error)")
+            switch error {
+            case .noOwner, .ownerGone: throw .ownerGone(selection: selection, target: representation.target)
+            case .cancelled: throw .cancelled
+            default: throw .fetchFailed(selection: selection, target: representation.target, reason: error.description)
+            }
         }
     }
 }

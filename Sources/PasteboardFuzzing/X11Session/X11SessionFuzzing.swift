@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
+import PasteboardSystem
 import PasteboardX11
 
 /// The X11 bridge's selection state machines — the reader the importer runs (`SelectionReader`:
@@ -135,15 +137,16 @@ enum X11SessionFuzzing {
 /// What the scripted provider throws for a target it fails.
 struct ScriptedProviderFailure: Error {}
 
-/// The scripted server's thread, joined at the end of a run (a run's server never outlives it).
+/// The scripted server's thread (a `BlockingWork` job), waited for at the end of a run (a run's
+/// server never outlives it).
 private final class ServerThread {
-    private var thread = pthread_t()
+    private let finished = DispatchSemaphore(value: 0)
     private let started: Bool
 
     /// The body the thread runs, handed over once.
     ///
     /// `@unchecked Sendable` is sound: the server and play are made by the fuzzer's thread,
-    /// touched only by this thread between `pthread_create` and `join`, and the fuzzer's thread
+    /// touched only by the job's thread until it signals `finished`, and the fuzzer's thread
     /// does not touch them meanwhile (the client side reaches the server only through its socket).
     private final class Body: @unchecked Sendable {
         let run: () -> Void
@@ -151,19 +154,19 @@ private final class ServerThread {
     }
 
     init(server: ScriptedXServer, play: some ServerPlay) {
-        let body = Unmanaged.passRetained(Body { server.serve(play) }).toOpaque()
-        started = pthread_create(&thread, nil, { argument in
-            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, body) == 0
+        let body = Body { server.serve(play) }
+        let finished = finished
+        started = BlockingWork.start {
+            body.run()
+            finished.signal()
+        }
         if !started {
-            Unmanaged<Body>.fromOpaque(body).release()
             // No thread: close the server's end so the client's first wait ends at once.
             server.hangUp()
         }
     }
 
     func join() {
-        if started { pthread_join(thread, nil) }
+        if started { finished.wait() }
     }
 }

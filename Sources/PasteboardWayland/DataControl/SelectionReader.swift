@@ -1,4 +1,4 @@
-import Dispatch
+import PasteboardSystem
 import Synchronization
 
 /// Reads the desktop's selections through data control: the current offers of the clipboard and
@@ -40,7 +40,14 @@ public final class SelectionReader: Sendable {
             throw error
         }
         let core = self.core
-        DispatchQueue(label: "PasteboardWayland.events").async { core.runEventLoop() }
+        // The event loop holds a thread of its own for the connection's life (`BlockingWork`).
+        BlockingWork.start { core.runEventLoop() }
+    }
+
+    /// ``init(socketPath:timeout:)`` on a thread of its own (`BlockingWork`): connecting and
+    /// waiting for the first selections blocks, which must not hold the caller's executor.
+    public static func connect(socketPath: String, timeout: Duration = .seconds(5)) async throws(WaylandError) -> SelectionReader {
+        try await BlockingWork.run { () throws(WaylandError) in try SelectionReader(socketPath: socketPath, timeout: timeout) }
     }
 
     deinit {

@@ -1,5 +1,5 @@
 import CPasteboardSystem
-import Dispatch
+import PasteboardSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +17,6 @@ final class TransferPipe: Sendable {
     }
 
     let readEnd: Int32
-    /// Where ``nextOffThread(timeoutMilliseconds:capacity:)`` waits.
-    private let queue = DispatchQueue(label: "PasteboardWayland.receive")
     /// Our copy of the write end until ``closeWriteEnd()`` (-1 after), closed exactly once.
     private let writeEndSlot: Atomic<Int32>
     private let wakeRead: Int32
@@ -61,14 +59,10 @@ final class TransferPipe: Sendable {
         _ = write(wakeWrite, &byte, 1)
     }
 
-    /// ``next(timeoutMilliseconds:capacity:)`` on the pipe's own queue, so the wait blocks no
-    /// Swift concurrency thread.
-    func nextOffThread(timeoutMilliseconds: Int32, capacity: Int = 1 << 16) async throws -> Event {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Event, any Error>) in
-            queue.async {
-                continuation.resume(with: Result { () throws -> Event in try self.next(timeoutMilliseconds: timeoutMilliseconds, capacity: capacity) })
-            }
-        }
+    /// ``next(timeoutMilliseconds:capacity:)`` on a thread of its own (`BlockingWork`), so the
+    /// wait blocks no Swift concurrency thread.
+    func nextOffThread(timeoutMilliseconds: Int32, capacity: Int = 1 << 16) async throws(WaylandError) -> Event {
+        try await BlockingWork.run { () throws(WaylandError) -> Event in try self.next(timeoutMilliseconds: timeoutMilliseconds, capacity: capacity) }
     }
 
     /// Waits up to `timeoutMilliseconds` for the owner to write or close, then reads.

@@ -1,5 +1,5 @@
 import CPasteboardSystem
-import Dispatch
+import PasteboardSystem
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +12,7 @@ import Glibc
 /// The pipe is the backpressure: ``write(_:)`` returns only when the reader has taken the bytes
 /// into the pipe, so a provider that loads lazily (the bridge, from the daemon) never holds more
 /// than the piece it is writing. The descriptor is made non-blocking and each wait for room is a
-/// poll(2) on the transfer's own dispatch queue (its own thread while it waits), never on the
+/// poll(2) on the transfer's own serial `BlockingQueue` (a thread of its own while it waits), never on the
 /// connection's event thread or a Swift concurrency thread: several sends run at once, and one
 /// slow reader holds up nobody else. Each wait is bounded by ``stallTimeout``: a reader that
 /// stops reading with the pipe full (suspended, or a pipeline that no longer drains) ends that
@@ -39,7 +39,7 @@ public final class SourceTransfer: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     /// Where writes wait and the descriptor is closed, in order.
-    private let queue: DispatchQueue
+    private let queue = BlockingQueue()
 
     /// Takes ownership of `descriptor` (closed by ``finish()``, also when this throws).
     init(descriptor: Int32, mimeType: String, kind: SelectionKind, stallTimeout: Duration) throws(WaylandError) {
@@ -64,7 +64,6 @@ public final class SourceTransfer: Sendable {
         self.mimeType = mimeType
         self.kind = kind
         self.stallTimeout = stallTimeout
-        queue = DispatchQueue(label: "PasteboardWayland.send")
     }
 
     /// Linux's F_SETPIPE_SZ (Glibc's module leaves it out: it needs _GNU_SOURCE).
@@ -95,11 +94,7 @@ public final class SourceTransfer: Sendable {
         try Task.checkCancellation()
         let array = Array(bytes)
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                queue.async {
-                    continuation.resume(with: Result { () throws -> Void in try self.writeAll(array) })
-                }
-            }
+            try await queue.run { () throws -> Void in try self.writeAll(array) }
         } onCancel: {
             cancel()
         }
@@ -113,7 +108,7 @@ public final class SourceTransfer: Sendable {
 
     /// Closes the reader's pipe (its end of file), after any write still queued.
     func finish() {
-        queue.async {
+        queue.submit {
             let descriptor = self.descriptorSlot.exchange(-1, ordering: .acquiringAndReleasing)
             if descriptor >= 0 { close(descriptor) }
         }

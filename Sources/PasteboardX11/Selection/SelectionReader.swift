@@ -175,7 +175,7 @@ public struct SelectionData: Equatable, Sendable {
 
 extension X11Reply {
     /// GetSelectionOwner's reply, with decoding errors as X11Error.
-    static func getSelectionOwnerChecked(_ reply: [UInt8]) throws(X11Error) -> WindowID {
+    public static func getSelectionOwnerChecked(_ reply: [UInt8]) throws(X11Error) -> WindowID {
         do { return try getSelectionOwner(reply) } catch let error as X11Error { throw error } catch { throw .malformedFromServer("\(error)") }
     }
 }

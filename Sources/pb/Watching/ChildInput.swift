@@ -1,14 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import NIOCore
 import PasteboardCLI
 import PasteboardSystem
 import Synchronization
 
 /// The write end of a pipe that is a child's stdin. A write blocks while the child does not
-/// read, so writes run on a thread of their own, never on Swift's cooperative threads.
+/// read, so writes run in order on a serial `BlockingQueue`, never on Swift's cooperative threads.
 final class ChildInput: Sendable {
     /// The child closed its stdin (or exited) before it read everything: not a failure, the
     /// command did not want the rest.
@@ -18,7 +17,7 @@ final class ChildInput: Sendable {
     let readEnd: Int32
     private let readEndOpen = Mutex(true)
     private let writeEnd: Mutex<Int32>
-    private let writing = DispatchQueue(label: "pb.child-input.write")
+    private let writing = BlockingQueue()
 
     /// A new pipe, close-on-exec at both ends (the child gets the read end as its stdin).
     init() throws(CLIError) {
@@ -43,12 +42,7 @@ final class ChildInput: Sendable {
     /// Writes all of `buffer`; throws `Closed` when the child no longer reads.
     func write(_ buffer: ByteBuffer) async throws {
         let fd = writeEnd.withLock { $0 }
-        let failure: (any Error)? = await withCheckedContinuation { continuation in
-            writing.async {
-                continuation.resume(returning: Self.writeAll(buffer, to: fd))
-            }
-        }
-        if let failure { throw failure }
+        if let failure = await writing.run({ Self.writeAll(buffer, to: fd) }) { throw failure }
     }
 
     /// Closes the write end: the child reads end of file. Safe to call more than once.

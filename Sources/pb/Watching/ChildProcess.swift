@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import CPasteboardSystem
-import Dispatch
 import PasteboardCLI
 import PasteboardSystem
 import Synchronization
@@ -26,8 +25,6 @@ final class ChildProcess: Sendable {
     let pid: pid_t
     /// True once the child has exited: from then on its pid may be reused, so it gets no signal.
     private let exited = Mutex(false)
-    /// Blocking waits run here, on a thread of their own, not on Swift's cooperative threads.
-    private let waiting = DispatchQueue(label: "pb.child-process.wait")
 
     private init(pid: pid_t) {
         self.pid = pid
@@ -54,26 +51,25 @@ final class ChildProcess: Sendable {
     /// Asks the child to stop (SIGTERM), and kills it (SIGKILL) if it still runs after `grace`.
     func terminate(grace: Duration = .seconds(5)) {
         signal(SIGTERM)
-        let nanoseconds = Int(grace.components.seconds) * 1_000_000_000 + Int(grace.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+        Task { [self] in
+            try? await Task.sleep(for: grace)
             signal(SIGKILL)
         }
     }
 
-    /// Waits until the child exits, and reaps it.
+    /// Waits until the child exits, and reaps it (the blocking wait on a thread of its own,
+    /// `BlockingWork`, not on Swift's cooperative threads).
     func waitForExit() async -> Termination {
-        await withCheckedContinuation { continuation in
-            waiting.async { [self] in
-                // Waits without reaping, so that no signal can reach another process that gets the pid.
-                var info = siginfo_t()
-                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
-                var status: Int32 = 0
-                exited.withLock { exited in
-                    exited = true
-                    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-                }
-                continuation.resume(returning: Self.termination(status))
+        await BlockingWork.run { [self] in
+            // Waits without reaping, so that no signal can reach another process that gets the pid.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0, errno == EINTR {}
+            var status: Int32 = 0
+            exited.withLock { exited in
+                exited = true
+                while waitpid(pid, &status, 0) < 0, errno == EINTR {}
             }
+            return Self.termination(status)
         }
     }
 

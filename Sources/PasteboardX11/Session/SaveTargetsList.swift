@@ -1,4 +1,3 @@
-import PasteboardX11
 
 /// The targets an application asks the clipboard manager to save: the property it names in its
 /// SAVE_TARGETS request (freedesktop ClipboardManager specification). Pure decoding of the

@@ -1,9 +1,8 @@
 import Dispatch
-import PasteboardX11
 import Synchronization
 
 /// Hands the chunks a blocking X11 read produces on its own thread to the async task that
-/// writes them to the daemon, holding at most `capacity` chunks: when the destination reads
+/// consumes them (`X11SelectionFetch`), holding at most `capacity` chunks: when the destination reads
 /// slowly, the producer blocks (and so stops deleting INCR properties, which pauses the X
 /// owner), so memory stays bounded by `capacity` × the reader's `readSize` whatever the size.
 ///
@@ -12,7 +11,7 @@ import Synchronization
 final class ChunkChannel: Sendable {
     private struct State {
         var chunks: [[UInt8]] = []
-        var end: Result<Void, DesktopImportError>?
+        var end: Result<Void, X11Error>?
         var consumer: CheckedContinuation<[UInt8]?, any Error>?
         var cancelled = false
         var x11Cancellation: X11Cancellation?
@@ -42,9 +41,9 @@ final class ChunkChannel: Sendable {
     }
 
     /// The producer: passes `chunk` on, blocking while `capacity` chunks wait.
-    func send(_ chunk: [UInt8]) throws(DesktopImportError) {
+    func send(_ chunk: [UInt8]) throws(X11Error) {
         slots.wait()
-        let waiting: CheckedContinuation<[UInt8]?, any Error>? = try state.withLock { (state) throws(DesktopImportError) in
+        let waiting: CheckedContinuation<[UInt8]?, any Error>? = try state.withLock { (state) throws(X11Error) in
             if state.cancelled { throw .cancelled }
             if let consumer = state.consumer {
                 state.consumer = nil
@@ -60,7 +59,7 @@ final class ChunkChannel: Sendable {
     }
 
     /// The producer: no more chunks (`error` nil) or the read failed.
-    func finish(_ error: DesktopImportError?) {
+    func finish(_ error: X11Error?) {
         let waiting = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
             state.end = error.map { .failure($0) } ?? .success(())
             defer { state.consumer = nil }
@@ -71,11 +70,21 @@ final class ChunkChannel: Sendable {
     }
 
     /// The consumer: the next chunk, nil at the end; throws the producer's error.
-    func next() async throws -> [UInt8]? {
+    func next() async throws(X11Error) -> [UInt8]? {
+        do {
+            return try await nextUntyped()
+        } catch let error as X11Error {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+    }
+
+    private func nextUntyped() async throws -> [UInt8]? {
         try await withCheckedThrowingContinuation { continuation in
             enum Outcome { case chunk([UInt8]), end, failed(any Error), wait }
             let outcome = state.withLock { state -> Outcome in
-                if state.cancelled { return .failed(DesktopImportError.cancelled) }
+                if state.cancelled { return .failed(X11Error.cancelled) }
                 if !state.chunks.isEmpty { return .chunk(state.chunks.removeFirst()) }
                 switch state.end {
                 case .success?: return .end
@@ -105,6 +114,6 @@ final class ChunkChannel: Sendable {
         }
         x11?.cancel()
         slots.signal()
-        waiting?.resume(throwing: DesktopImportError.cancelled)
+        waiting?.resume(throwing: X11Error.cancelled)
     }
 }

@@ -1,22 +1,11 @@
-import PasteboardX11
 import Synchronization
 
-/// What the exporter's async side asks its X thread to do, newest first: only the latest
-/// request matters (a copy that arrives while the last is being offered replaces it), and a
-/// request stops the selection owner that runs, so the thread turns to it at once.
-final class ExportRequests: Sendable {
-    enum Request: Sendable, Equatable {
-        /// Own the selection for `plan` (when `onlyIfUnowned`, only if nobody owns it now).
-        case own(DesktopExportPlan, onlyIfUnowned: Bool)
-        /// Own the selection for `plan`, the same change offered under other names (the type
-        /// mapping changed), only if it was ours until this request stopped its owner.
-        case reoffer(DesktopExportPlan)
-        /// Give the selection up if we own it.
-        case release
-    }
-
+/// What an `X11SelectionServer`'s async side asks its X thread to do, newest first: only the
+/// latest request matters (a copy that arrives while the last is being offered replaces it),
+/// and a request stops the selection owner that runs, so the thread turns to it at once.
+final class SelectionServerRequests: Sendable {
     private struct State {
-        var pending: Request?
+        var pending: X11SelectionServer.Request?
         var running: SelectionOwner.Control?
     }
 
@@ -29,7 +18,7 @@ final class ExportRequests: Sendable {
     }
 
     /// Replaces any waiting request with `request` and stops the running owner.
-    func post(_ request: Request) {
+    func post(_ request: X11SelectionServer.Request) {
         let running = state.withLock { state in
             state.pending = request
             return state.running
@@ -39,7 +28,7 @@ final class ExportRequests: Sendable {
     }
 
     /// The X thread: the waiting request, if any.
-    func take() -> Request? {
+    func take() -> X11SelectionServer.Request? {
         state.withLock { state in
             defer { state.pending = nil }
             return state.pending

@@ -1,9 +1,10 @@
 import Synchronization
 
 /// A value set once by one side (a thread) and awaited by the other (a task). Unlike an
-/// `AsyncStream`, awaiting it is not ended by the waiting task's cancellation: the bridge waits
-/// for its X thread to end after cancelling it, so no thread outlives the call that started it.
-final class OneShot<Value: Sendable>: Sendable {
+/// `AsyncStream`, awaiting it is not ended by the waiting task's cancellation: a session waits
+/// for its thread (`BlockingWork.start`) to end after cancelling it, so no thread outlives the
+/// call that started it.
+public final class OneShot<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [CheckedContinuation<Value, Never>] = []
@@ -11,10 +12,10 @@ final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
     /// Sets the value (only the first call counts) and wakes the waiters.
-    func resolve(_ value: Value) {
+    public func resolve(_ value: Value) {
         let waiters = state.withLock { state -> [CheckedContinuation<Value, Never>] in
             guard state.value == nil else { return [] }
             state.value = value
@@ -25,7 +26,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value, once set.
-    func value() async -> Value {
+    public func value() async -> Value {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Value? in
                 if let value = state.value { return value }

@@ -1,11 +1,7 @@
-import PasteboardDesktopTypes
-import PasteboardTypes
-import PasteboardX11
-
-/// The clipboard manager's X side, on its own thread: owns `CLIPBOARD_MANAGER` (ICCCM §2.8),
-/// answers TARGETS, TIMESTAMP and SAVE_TARGETS on it, and for SAVE_TARGETS reads the listed
-/// targets from the CLIPBOARD owner before it answers. Not Sendable in spirit — handed to its
-/// thread once and used there only (hence `@unchecked`).
+/// The clipboard manager's X side, on its session's thread (`X11ClipboardManagerSession`): owns
+/// `CLIPBOARD_MANAGER` (ICCCM §2.8), answers TARGETS, TIMESTAMP and SAVE_TARGETS on it, and for
+/// SAVE_TARGETS reads the chosen targets from the CLIPBOARD owner before it answers. Not
+/// Sendable in spirit — handed to its thread once and used there only (hence `@unchecked`).
 final class ManagerSelectionLoop: @unchecked Sendable {
     /// The manager selection, and the selection whose data it saves.
     static let managerSelection = "CLIPBOARD_MANAGER"
@@ -15,25 +11,25 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         let manager, clipboard, saveTargets, targets, timestamp, managerMessage, null, stamp: Atom
     }
 
-    let manager: X11ClipboardManager
+    let session: X11ClipboardManagerSession
     let connection: X11Connection
-    /// The window that owns CLIPBOARD_MANAGER; registered in `manager.ownWindows` while it lives.
+    /// The window that owns CLIPBOARD_MANAGER; registered in `session.windows` while it lives.
     private var window = WindowID.none
     private var atoms: Atoms?
     /// When CLIPBOARD_MANAGER became ours; nil while another manager has it.
     private var acquiredAt: X11Timestamp?
     private var reportedOtherManager = false
-    private var onEvent: @Sendable (X11ClipboardManager.Event) -> Void = { _ in }
+    private var onEvent: @Sendable (X11ClipboardManagerSession.Event) -> Void = { _ in }
 
-    init(manager: X11ClipboardManager, connection: X11Connection) {
-        self.manager = manager
+    init(session: X11ClipboardManagerSession, connection: X11Connection) {
+        self.session = session
         self.connection = connection
     }
 
     /// Takes the duty (or waits for another manager to leave), then answers requests until the
-    /// connection is cancelled (throws `.cancelled`) or fails. `keep` puts a saved offer on the
-    /// pasteboard and says whether it did; it may block, for a bounded time.
-    func run(onEvent: @escaping @Sendable (X11ClipboardManager.Event) -> Void, keep: (SavedOffer) -> Bool) throws(X11Error) {
+    /// connection is cancelled (throws `.cancelled`) or fails. `keep` has the handed-over data
+    /// kept and says whether it was; it may block, for a bounded time.
+    func run(onEvent: @escaping @Sendable (X11ClipboardManagerSession.Event) -> Void, keep: (X11ClipboardManagerSession.Handover) -> Bool) throws(X11Error) {
         self.onEvent = onEvent
         let interned = try connection.internAtoms([
             Self.managerSelection, Self.clipboard, "SAVE_TARGETS", "TARGETS", "TIMESTAMP", "MANAGER", "NULL", "PASTEBOARD_MANAGER_TIMESTAMP",
@@ -43,10 +39,10 @@ final class ManagerSelectionLoop: @unchecked Sendable {
             managerMessage: interned[5], null: interned[6], stamp: interned[7])
         self.atoms = atoms
         window = try connection.createWindow()
-        manager.ownWindows.insert(window)
-        defer { manager.ownWindows.remove(window) }
-        let reader = try SelectionReader(connection: connection, timeout: manager.display.ownerTimeout)
-        reader.readSize = X11TargetFetch.readSize
+        session.windows.insert(window)
+        defer { session.windows.remove(window) }
+        let reader = try SelectionReader(connection: connection, timeout: session.display.ownerTimeout)
+        reader.readSize = session.readSize
         // Told when another manager's ownership ends, so the duty is taken then, not fought for.
         let xfixes = try connection.enableXFixes()
         try connection.send(XFixes.selectSelectionInput(majorOpcode: xfixes.majorOpcode, window: window, selection: atoms.manager, mask: .all))
@@ -83,15 +79,15 @@ final class ManagerSelectionLoop: @unchecked Sendable {
     /// Takes CLIPBOARD_MANAGER unless another client owns it (reported once: no fight).
     private func takeDutyIfFree() throws(X11Error) {
         guard let atoms else { return }
-        let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: manager.display.ownerTimeout))
+        let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: session.display.ownerTimeout))
         guard owner == .none || owner == window else {
             return reportOtherManager("another clipboard manager (\(owner)) owns \(Self.managerSelection); the bridge does without until it leaves")
         }
         let time = try connection.serverTime(
-            window: window, property: atoms.stamp, timeout: manager.display.ownerTimeout,
+            window: window, property: atoms.stamp, timeout: session.display.ownerTimeout,
             what: "the server's time stamp for taking \(Self.managerSelection)")
         try connection.send(.setSelectionOwner(window, selection: atoms.manager, time: time))
-        let now = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: manager.display.ownerTimeout))
+        let now = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.manager), timeout: session.display.ownerTimeout))
         guard now == window else {
             return reportOtherManager("another clipboard manager (\(now)) took \(Self.managerSelection) first; the bridge does without until it leaves")
         }
@@ -111,7 +107,7 @@ final class ManagerSelectionLoop: @unchecked Sendable {
 
     // MARK: Requests
 
-    private func answer(_ request: X11Event.SelectionRequest, atoms: Atoms, reader: SelectionReader, keep: (SavedOffer) -> Bool) throws(X11Error) {
+    private func answer(_ request: X11Event.SelectionRequest, atoms: Atoms, reader: SelectionReader, keep: (X11ClipboardManagerSession.Handover) -> Bool) throws(X11Error) {
         // ICCCM §2.2: an obsolete requestor sends None as the property; use the target then.
         let property = request.property == .none ? request.target : request.property
         func reply(type: Atom, bytes: [UInt8]) throws(X11Error) {
@@ -147,8 +143,11 @@ final class ManagerSelectionLoop: @unchecked Sendable {
 
     /// SAVE_TARGETS: reads the listed targets (or all the owner offers) from the CLIPBOARD owner
     /// within the budget, and has them kept.
-    private func save(_ request: X11Event.SelectionRequest, property: Atom, atoms: Atoms, reader: SelectionReader, keep: (SavedOffer) -> Bool) throws(X11Error) -> SaveOutcome {
-        let timeout = manager.display.ownerTimeout
+    private func save(
+        _ request: X11Event.SelectionRequest, property: Atom, atoms: Atoms, reader: SelectionReader,
+        keep: (X11ClipboardManagerSession.Handover) -> Bool
+    ) throws(X11Error) -> SaveOutcome {
+        let timeout = session.display.ownerTimeout
         let list: SaveTargetsList
         do {
             let value = try X11Reply.getProperty(connection.roundTrip(
@@ -164,7 +163,7 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.clipboard), timeout: timeout))
         guard owner != .none else { return .refused("nothing to save: \(Self.clipboard) has no owner") }
         // The bridge's own ownership serves the pasteboard: its data is kept already.
-        if manager.ownWindows.contains(owner) { return .kept }
+        if session.windows.contains(owner) { return .kept }
         let offered: [String]
         do throws(X11Error) {
             switch list {
@@ -176,19 +175,21 @@ final class ManagerSelectionLoop: @unchecked Sendable {
             if case .cancelled = error { throw error }
             return .refused("cannot learn the targets of \(Self.clipboard): \(error)")
         }
-        let representations = manager.mapping.representations(forOffered: offered).representations
-        var budget = HandoverBudget(total: manager.budget)
-        var saved: [SavedOffer.Saved] = []
+        // Each target is bounded by what is left of the budget; one that does not fit is skipped
+        // (it goes with the application) and smaller ones after it are still read.
+        let total = max(0, session.budget)
+        var used = 0
+        var saved: [X11ClipboardManagerSession.SavedTarget] = []
         var skipped: [String] = []
-        for representation in representations {
-            let limit = budget.limitForNext
+        for target in session.choose(offered) {
+            let limit = max(0, total - used)
             var bytes: [UInt8] = []
             var overBudget = false
             do throws(X11Error) {
-                try reader.read(selection: Self.clipboard, target: representation.target) { chunk in
+                try reader.read(selection: Self.clipboard, target: target) { chunk in
                     guard bytes.count + chunk.count <= limit else {
                         overBudget = true
-                        throw DesktopImportError.tooLargeToConvert(target: representation.target, limit: limit)
+                        throw X11Error.invalidArgument("\(target) is over the budget")
                     }
                     bytes += chunk
                 }
@@ -197,14 +198,14 @@ final class ManagerSelectionLoop: @unchecked Sendable {
                 case .cancelled: throw error
                 case .noOwner, .ownerGone: return .refused("the owner of \(Self.clipboard) went away while its data was saved")
                 default:
-                    let reason = overBudget ? "over the \(limit) bytes left of the \(budget.total)-byte budget" : error.description
-                    skipped.append("\(representation.target): \(reason)")
-                    onEvent(.skipped("\(representation.target) not saved: \(reason)"))
+                    let reason = overBudget ? "over the \(limit) bytes left of the \(total)-byte budget" : error.description
+                    skipped.append("\(target): \(reason)")
+                    onEvent(.skipped("\(target) not saved: \(reason)"))
                     continue
                 }
             }
-            budget.consume(bytes.count)
-            saved.append(SavedOffer.Saved(representation: representation, bytes: bytes))
+            used = min(total, used + bytes.count)
+            saved.append(X11ClipboardManagerSession.SavedTarget(target: target, bytes: bytes))
         }
         // Read from one owner only: another copy meanwhile would mix two contents.
         let after = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atoms.clipboard), timeout: timeout))
@@ -212,6 +213,7 @@ final class ManagerSelectionLoop: @unchecked Sendable {
         guard !saved.isEmpty else {
             return .refused("nothing of \(Self.clipboard) could be saved" + (skipped.isEmpty ? " (it offers nothing the bridge maps)" : ": " + skipped.joined(separator: "; ")))
         }
-        return keep(SavedOffer(owner: owner, saved: saved, skipped: skipped)) ? .kept : .refused("the pasteboard did not keep the saved data")
+        let handover = X11ClipboardManagerSession.Handover(owner: owner, offered: offered, saved: saved, skipped: skipped)
+        return keep(handover) ? .kept : .refused("the pasteboard did not keep the saved data")
     }
 }

@@ -1,8 +1,7 @@
 public import PasteboardSystem
-import PasteboardX11
 
-/// Where the bridge finds the X server and how long it waits on owners: what every connection
-/// it opens (the watcher's, and one per lazy fetch) is made from.
+/// Where a session finds the X server and how long it waits on owners: what every connection
+/// it opens (a watcher's, a clipboard manager's, one per fetch) is made from.
 public struct X11Display: Sendable {
     /// The display (nil: `DISPLAY` from `environment`).
     public var displayName: String?
@@ -23,8 +22,17 @@ public struct X11Display: Sendable {
         self.ownerTimeout = ownerTimeout
     }
 
-    /// A new connection to the display.
-    func connect() throws(X11Error) -> X11Connection {
+    /// A new connection to the display (blocking: the sessions call it on their own threads).
+    public func connect() throws(X11Error) -> X11Connection {
         try X11Connection.connect(displayName: displayName, environment: environment, allowRemote: allowRemote)
+    }
+}
+
+extension X11Display {
+    /// Whether the display answers: a connection made (and closed) on a thread of its own
+    /// (`BlockingWork`); throws why not.
+    public func probe() async throws(X11Error) {
+        let display = self
+        try await BlockingWork.run { () throws(X11Error) in try display.connect().close() }
     }
 }
