@@ -177,6 +177,81 @@ final class ItemProviderTests: IntegrationTestCase {
         }
     }
 
+    /// `writeFile(at:)` of a FIFO nobody writes blocks no thread of the handler's (issue 40): the
+    /// handler waits off the cooperative pool, and the destination leaving cancels it at once.
+    /// (It used to open and read the FIFO on the handler's task, which stayed blocked in open(2)
+    /// for ever: cancellation could not reach it.)
+    func testAHandlerWritingAFIFONobodyWritesIsCancelledWhenTheDestinationLeaves() async throws {
+        let fifo = sandbox.path("silent.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let handlerStarted = expectation(description: "handler started")
+        let handlerCancelled = expectation(description: "handler cancelled")
+        // A handler still blocked in the FIFO (as before the fix) is released after a while, so
+        // the test fails instead of hanging.
+        let release = Task.detached {
+            try? await Task.sleep(for: .seconds(15))
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+        }
+        defer { release.cancel() }
+        try await withPasteboard { pasteboard in
+            var provider = ItemProvider()
+            provider.registerDataRepresentation(for: .data) { writer in
+                // The capture as this connection ends is not the load under test.
+                if writer.isCapture { return }
+                handlerStarted.fulfill()
+                do {
+                    try await writer.writeFile(at: fifo)
+                } catch {
+                    if error is CancellationError || Task.isCancelled { handlerCancelled.fulfill() }
+                    throw error
+                }
+            }
+            try await pasteboard.setItems([provider])
+            // In band (no hand-off): the daemon tells the source its destination left.
+            var environment = sandbox.environment()
+            environment["PASTEBOARD_HANDOFF"] = "0"
+            let paste = try ToolProcess("pb", ["paste", "-o", sandbox.path("never.bin")], environment: environment, in: sandbox)
+            await fulfillment(of: [handlerStarted], timeout: 20)
+            // The cooperative pool is free meanwhile: other tasks of this process run.
+            let other = await Task.detached { 6 * 7 }.value
+            XCTAssertEqual(other, 42)
+            paste.signal(SIGKILL)
+            await fulfillment(of: [handlerCancelled], timeout: 10)
+        }
+    }
+
+    /// A FIFO that is written is streamed whole, however its writer times its bytes: opened
+    /// without blocking, it is read only when poll says so, never taken for empty before its
+    /// writer came.
+    func testAHandlerWritingAFIFOStreamsWhatItsWriterWrites() async throws {
+        let fifo = sandbox.path("spoken.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        try await withPasteboard { pasteboard in
+            var provider = ItemProvider()
+            provider.registerDataRepresentation(for: .utf8PlainText) { writer in
+                // The capture as this connection ends finds the FIFO's writer gone.
+                if writer.isCapture { return }
+                try await writer.writeFile(at: fifo)
+            }
+            try await pasteboard.setItems([provider])
+            // The writer opens the FIFO a little after the handler did, then speaks in two parts.
+            let writerThread = Thread {
+                Thread.sleep(forTimeInterval: 0.2)
+                let fd = open(fifo, O_WRONLY)
+                guard fd >= 0 else { return }
+                _ = write(fd, "from ", 5)
+                Thread.sleep(forTimeInterval: 0.1)
+                _ = write(fd, "the fifo", 8)
+                close(fd)
+            }
+            writerThread.start()
+            let pasted = try await pbAsync("paste")
+            XCTAssertEqual(pasted.status, 0, pasted.stderr)
+            XCTAssertEqual(pasted.stdoutText, "from the fifo")
+        }
+    }
+
     func testADestinationEnumAcceptsAStringAURLOrImageDataInOneLoad() async throws {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         try Data(png).write(to: URL(fileURLWithPath: sandbox.path("drop.png")))

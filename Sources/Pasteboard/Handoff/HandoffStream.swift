@@ -7,14 +7,18 @@ import CPasteboardSystem
 import PasteboardSystem
 internal import NIOCore
 internal import PasteboardProtocol
+internal import PasteboardSystem
 
 /// This process's end of a handed-off transfer: a socket connected straight to the other side
-/// (see `HandoffChannel`), made non-blocking. A call that must wait polls in short slices and
-/// yields between them, so a cancelled task stops within about 20 ms and other tasks keep
-/// running. Closed on deinit.
+/// (see `HandoffChannel`), made non-blocking. A call that must wait for the other side waits
+/// on a thread of its own (`BlockingWait`), never on the caller's executor: a `@MainActor`
+/// caller of `Pasteboard.load` keeps its main actor while a slow source makes it wait, and a
+/// cancelled task stops at once. Closed on deinit.
 final class HandoffStream {
     private var fd: Int32
-    private static let slice: Int32 = 20  // milliseconds per poll
+    /// Where waits for the socket happen; nil when no descriptor was left for its pipe (then a
+    /// wait is a short poll and a sleep, on the caller, as a last resort).
+    private let waiting = BlockingWait()
     /// Bytes moved per read, write or sendfile.
     static let chunk = 1 << 20
 
@@ -112,13 +116,20 @@ final class HandoffStream {
         }
     }
 
-    /// Returns once `events` (POLLIN, POLLOUT) may be possible, or the other end closed.
+    /// Returns once `events` (POLLIN, POLLOUT) may be possible, or the other end closed;
+    /// throws `CancellationError` when the task is cancelled first.
     nonisolated(nonsending) private func waitUntil(_ events: Int32) async throws {
-        while true {
-            try Task.checkCancellation()
-            var entry = pollfd(fd: fd, events: Int16(events), revents: 0)
-            if poll(&entry, 1, Self.slice) > 0 { return }
-            await Task.yield()
+        guard let waiting else {
+            while true {
+                try Task.checkCancellation()
+                var entry = pollfd(fd: fd, events: Int16(events), revents: 0)
+                if poll(&entry, 1, 0) > 0 { return }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        switch await waiting.wait(for: fd, events: Int16(events)) {
+        case .ready, .timedOut: return
+        case .cancelled: throw CancellationError()
         }
     }
 }

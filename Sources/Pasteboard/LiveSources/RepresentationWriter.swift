@@ -108,31 +108,59 @@ public final class RepresentationWriter: @unchecked Sendable {
     }
 
     /// Streams the file at `path`, a chunk at a time, declaring its size first.
+    ///
+    /// The calling task never blocks on the file: it is opened non-blocking, a regular file's
+    /// chunks are read on a thread of their own (`BlockingWork`), and a FIFO or device is read
+    /// when poll, on such a thread too (`BlockingWait`), says it has bytes — so a FIFO nobody
+    /// writes holds no thread of the caller's, and cancelling the load ends the wait at once
+    /// (`CancellationError`).
     public func writeFile(at path: String) async throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PasteboardError.io("cannot read \(path): \(SystemError.current)") }
+        let (fd, size) = try await BlockingWork.run { () throws(PasteboardError) -> (Int32, Int?) in
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else { throw PasteboardError.io("cannot read \(path): \(SystemError.current)") }
+            var info = stat()
+            let isRegular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            return (fd, isRegular ? Int(info.st_size) : nil)
+        }
         defer { close(fd) }
-        var info = stat()
-        let isRegular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        if isRegular { try await declareSize(Int(info.st_size)) }
-        if let handoff, isRegular {  // sendfile reads regular files only; a FIFO is read below
+        if let size { try await declareSize(size) }
+        if let handoff, size != nil {  // sendfile reads regular files only; a FIFO is read below
             try await handoff.send(file: fd, path: path) { count($0) }
             return
         }
         let limit = connection.chunkLimit
+        // A FIFO's reader waits for bytes before each read: with no writer yet, a read would say
+        // end of file at once (O_NONBLOCK), where poll waits for a writer to write or leave.
+        let readiness = size == nil ? BlockingWait() : nil
+        if size == nil, readiness == nil { throw PasteboardError.io("cannot read \(path): no descriptor left to wait with") }
         while true {
-            var buffer = ByteBufferAllocator().buffer(capacity: limit)
-            var failure: Int32 = 0
-            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: limit) { pointer in
-                while true {
-                    let got = Glibc.read(fd, pointer.baseAddress, limit)
-                    if got >= 0 { return got }
-                    if errno != EINTR { failure = errno; return 0 }
+            if let readiness {
+                switch await readiness.wait(for: fd, events: Int16(POLLIN)) {
+                case .ready, .timedOut: break
+                case .cancelled: throw CancellationError()
                 }
+            } else {
+                try Task.checkCancellation()
             }
-            if failure != 0 { throw PasteboardError.io("cannot read \(path): \(SystemError.describe(failure))") }
-            if count == 0 { return }
-            try await write(buffer)
+            let read = await BlockingWork.run { () -> (ByteBuffer, Int32) in
+                var buffer = ByteBufferAllocator().buffer(capacity: limit)
+                var failure: Int32 = 0
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: limit) { pointer in
+                    while true {
+                        let got = Glibc.read(fd, pointer.baseAddress, limit)
+                        if got >= 0 { return got }
+                        if errno != EINTR { failure = errno; return 0 }
+                    }
+                }
+                return (buffer, failure)
+            }
+            switch read.1 {
+            case 0: break
+            case EAGAIN: continue  // a FIFO whose writer has nothing yet
+            default: throw PasteboardError.io("cannot read \(path): \(SystemError.describe(read.1))")
+            }
+            if read.0.readableBytes == 0 { return }
+            try await write(read.0)
         }
     }
 

@@ -124,15 +124,15 @@ struct RequestDemultiplexer: Sendable {
     nonisolated(nonsending) private func start(_ message: Message, id: UInt32, writes: inout [UInt32: WriteAssembly]) async throws {
         switch message {
         case .write(let request):
-            try await assemble(id: id, writes: &writes) { () throws(ProtocolError) in try pasteboards.assembly(for: request, id: id) }
+            try await assemble(id: id, writes: &writes) { () async throws(ProtocolError) in try await pasteboards.assembly(for: request, id: id) }
         case .read(let request): try await pasteboards.read(request, id: id)
         case .list(let request): try await pasteboards.list(request, id: id)
         case .clear(let request): try await pasteboards.clear(request, id: id)
         case .watch(let request): try await pasteboards.watch(request, id: id)
         case .drag(let request):
-            try await assemble(id: id, writes: &writes) { () throws(ProtocolError) in try drags.assembly(for: request, id: id) }
+            try await assemble(id: id, writes: &writes) { () async throws(ProtocolError) in try await drags.assembly(for: request, id: id) }
         case .add(let request):
-            try await assemble(id: id, writes: &writes) { () throws(ProtocolError) in try drags.assembly(for: request, id: id) }
+            try await assemble(id: id, writes: &writes) { () async throws(ProtocolError) in try await drags.assembly(for: request, id: id) }
         case .sessions(let request): try await drags.sessions(request, id: id)
         case .drop(let request): try await drags.drop(request, id: id)
         case .finish(let request): try await drags.finish(request, id: id)
@@ -154,14 +154,17 @@ struct RequestDemultiplexer: Sendable {
     /// Validates a request whose items may carry eager bytes; completes it at once when none
     /// are expected, else keeps its assembly until the bytes have arrived.
     nonisolated(nonsending) private func assemble(
-        id: UInt32, writes: inout [UInt32: WriteAssembly], _ make: () throws(ProtocolError) -> WriteAssembly
+        id: UInt32, writes: inout [UInt32: WriteAssembly], _ make: nonisolated(nonsending) () async throws(ProtocolError) -> WriteAssembly
     ) async throws {
-        switch Result(catching: make) {
-        case .failure(let error):
-            try await context.fail(error, on: id)
-        case .success(let assembly) where assembly.isComplete:  // nothing to wait for: no eager bytes
+        let assembly: WriteAssembly
+        do {
+            assembly = try await make()
+        } catch {
+            return try await context.fail(error, on: id)
+        }
+        if assembly.isComplete {  // nothing to wait for: no eager bytes
             try await complete(assembly, id: id)
-        case .success(let assembly):
+        } else {
             writes[id] = assembly
         }
     }

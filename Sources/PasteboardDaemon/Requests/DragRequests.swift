@@ -6,17 +6,22 @@ import PasteboardProtocol
 struct DragRequests: Sendable {
     let context: RequestContext
 
-    /// Validates a `drag`; its assembly then collects the eager bytes (see `begin`). They are
-    /// scratch: they last only as long as the session.
-    func assembly(for request: DragRequest, id: UInt32) throws(ProtocolError) -> WriteAssembly {
-        try WriteAssembly(.drag(request), items: request.items, source: context.client, registry: context.store.registry,
-                          configuration: context.configuration, place: context.store.scratchSpoolPlace, sendCredit: context.creditSender(for: id))
+    /// Validates a `drag` (its files checked off the event loop); its assembly then collects the
+    /// eager bytes (see `begin`). They are scratch: they last only as long as the session.
+    nonisolated(nonsending) func assembly(for request: DragRequest, id: UInt32) async throws(ProtocolError) -> WriteAssembly {
+        let files = await WriteAssembly.checkFiles(of: request.items)
+        return try WriteAssembly(.drag(request), items: request.items, source: context.client, registry: context.store.registry,
+                                 configuration: context.configuration, place: context.store.scratchSpoolPlace, files: files,
+                                 sendCredit: context.creditSender(for: id))
     }
 
-    /// Validates an `add`; its assembly then collects the eager bytes (see `add`).
-    func assembly(for request: AddItemsRequest, id: UInt32) throws(ProtocolError) -> WriteAssembly {
-        try WriteAssembly(.add(session: request.session), items: request.items, source: context.client, registry: context.store.registry,
-                          configuration: context.configuration, place: context.store.scratchSpoolPlace, sendCredit: context.creditSender(for: id))
+    /// Validates an `add` (its files checked off the event loop); its assembly then collects the
+    /// eager bytes (see `add`).
+    nonisolated(nonsending) func assembly(for request: AddItemsRequest, id: UInt32) async throws(ProtocolError) -> WriteAssembly {
+        let files = await WriteAssembly.checkFiles(of: request.items)
+        return try WriteAssembly(.add(session: request.session), items: request.items, source: context.client, registry: context.store.registry,
+                                 configuration: context.configuration, place: context.store.scratchSpoolPlace, files: files,
+                                 sendCredit: context.creditSender(for: id))
     }
 
     /// A `drag`'s items have all arrived: begins the session and follows it.

@@ -7,11 +7,14 @@ import PasteboardProtocol
 struct PasteboardRequests: Sendable {
     let context: RequestContext
 
-    /// Validates a `write`; its assembly then collects the eager bytes (see `completeWrite`).
-    func assembly(for request: WriteRequest, id: UInt32) throws(ProtocolError) -> WriteAssembly {
+    /// Validates a `write` (its files checked off the event loop); its assembly then collects
+    /// the eager bytes (see `completeWrite`).
+    nonisolated(nonsending) func assembly(for request: WriteRequest, id: UInt32) async throws(ProtocolError) -> WriteAssembly {
         let store = context.store
+        let files = await WriteAssembly.checkFiles(of: request.items)
         return try WriteAssembly(request, source: context.client, registry: store.registry, configuration: context.configuration,
-                                 place: store.spoolPlace(forPasteboard: request.pasteboard), sendCredit: context.creditSender(for: id))
+                                 place: store.spoolPlace(forPasteboard: request.pasteboard), files: files,
+                                 sendCredit: context.creditSender(for: id))
     }
 
     /// A write's items have all arrived: replaces the pasteboard's content and answers with its

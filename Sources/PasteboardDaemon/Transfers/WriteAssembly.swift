@@ -45,9 +45,11 @@ final class WriteAssembly {
     private var incoming: IncomingBytes?
     private var received: [IncomingBytes] = []
 
-    /// Validates the request; throws the error to answer it with.
+    /// Validates the request; throws the error to answer it with. `files` are the file
+    /// representations' checks (`checkFiles(of:)`, done off the event loop); nil checks them here.
     convenience init(_ request: WriteRequest, source: any PromiseOwner, registry: TypeRegistry, configuration: DaemonConfiguration,
-                     place: SpoolPlace? = nil, sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
+                     place: SpoolPlace? = nil, files: [String: FileCheck]? = nil,
+                     sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         if let failure = PasteboardName.validationFailure(request.pasteboard) {
             throw ProtocolError(.invalidArgument, failure)
         }
@@ -55,16 +57,17 @@ final class WriteAssembly {
             throw ProtocolError(.invalidArgument, "'expire' \(failure)")
         }
         try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount), items: request.items, source: source,
-                      registry: registry, configuration: configuration, place: place, sendCredit: sendCredit)
+                      registry: registry, configuration: configuration, place: place, files: files, sendCredit: sendCredit)
     }
 
     /// Validates items bound for `target`, whose large eager bytes go to `place` (nil: all in
     /// memory); throws the error to answer the request with. `sendCredit` sends the sender
     /// credit for bytes stored on disk (credit for bytes held in memory is `receive`'s result).
     /// When the sizes declared for storing leave too little free space, the write is refused
-    /// (`storage-failed`) before any byte arrives.
+    /// (`storage-failed`) before any byte arrives. `files`: as in the other initializer.
     init(_ target: Target, items requestItems: [ItemInfo], source: any PromiseOwner, registry: TypeRegistry, configuration: DaemonConfiguration,
-         place: SpoolPlace? = nil, sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
+         place: SpoolPlace? = nil, files: [String: FileCheck]? = nil,
+         sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         let label: String
         if case .pasteboard(let name, _, _) = target { label = name } else { label = "" }
         if case .drag(let drag) = target {
@@ -114,7 +117,7 @@ final class WriteAssembly {
                         throw ProtocolError(.invalidArgument, "promise \(promise) is given twice")
                     }
                 } else if let path = representation.file {
-                    items[itemIndex].representations[index].size = try Self.fileSize(path, type: type)
+                    items[itemIndex].representations[index].size = try Self.fileSize(path, type: type, checked: files?[path])
                 } else {
                     let limit = RepresentationLimit(.of(sensitive: !storable[itemIndex], in: configuration), configuration: configuration)
                     if let size = representation.size, !limit.admits(size) {
@@ -286,7 +289,6 @@ final class WriteAssembly {
         return consumed > 0 ? window.consume(consumed) : nil
     }
 
-    /// The size of a file representation's file; throws `invalid-argument` when it is no readable regular file.
     /// More bytes than the `items` answer describing these items can take: every string as if
     /// each byte needed a six-byte escape, every number at its longest, every optional member
     /// present. Measured against the frame limit before encoding the real answer.
@@ -301,20 +303,42 @@ final class WriteAssembly {
         return bound
     }
 
-    private static func fileSize(_ path: String, type: TypeIdentifier) throws(ProtocolError) -> Int {
+    /// What `stat` and `access` say of a file representation's path: its size, or why it cannot be used.
+    enum FileCheck: Sendable, Equatable {
+        case size(Int)
+        case refused(String)
+    }
+
+    /// Checks the absolute paths of `items`' file representations on a thread of their own
+    /// (`BlockingWork`): a `stat` of a client-supplied path may block (a hung network file
+    /// system, a FUSE server that does not answer), which must not hold the connection's event
+    /// loop and every other client on it. No thread when there is no file.
+    static func checkFiles(of items: [ItemInfo]) async -> [String: FileCheck] {
+        let paths = Set(items.flatMap { $0.representations.compactMap(\.file) }.filter { $0.hasPrefix("/") })
+        guard !paths.isEmpty else { return [:] }
+        return await BlockingWork.run {
+            Dictionary(uniqueKeysWithValues: paths.map { ($0, check($0)) })
+        }
+    }
+
+    /// `stat` and `access` of `path` (blocking).
+    private static func check(_ path: String) -> FileCheck {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .refused(SystemError.current) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .refused("not a regular file") }
+        guard access(path, R_OK) == 0 else { return .refused(SystemError.current) }
+        return .size(Int(info.st_size))
+    }
+
+    /// The size of a file representation's file, from its check (made now when nil); throws
+    /// `invalid-argument` when it is no readable regular file.
+    private static func fileSize(_ path: String, type: TypeIdentifier, checked: FileCheck?) throws(ProtocolError) -> Int {
         guard path.hasPrefix("/") else {
             throw ProtocolError(.invalidArgument, "the file of \(type) must be an absolute path, not '\(path)'")
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(SystemError.current)")
+        switch checked ?? check(path) {
+        case .size(let size): return size
+        case .refused(let reason): throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(reason)")
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): not a regular file")
-        }
-        guard access(path, R_OK) == 0 else {
-            throw ProtocolError(.invalidArgument, "cannot use \(path) for \(type): \(SystemError.current)")
-        }
-        return Int(info.st_size)
     }
 }

@@ -1,7 +1,7 @@
 public import Pasteboard
 public import PasteboardDesktopTypes
 import PasteboardTypes
-import PasteboardX11
+public import PasteboardX11
 
 /// The second direction of the X11 bridge: what is copied on the pasteboard (`pb copy`, an
 /// app through the library, a lazy source) becomes the desktop's selection, so Ctrl+V in any

@@ -1,7 +1,7 @@
 public import Pasteboard
 public import PasteboardDesktopTypes
 public import PasteboardTypes
-import PasteboardX11
+public import PasteboardX11
 
 /// The first direction of the X11 bridge: a desktop application's copy becomes a pasteboard item.
 ///

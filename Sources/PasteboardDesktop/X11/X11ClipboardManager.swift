@@ -1,7 +1,7 @@
 public import Pasteboard
 public import PasteboardDesktopTypes
 public import PasteboardTypes
-import PasteboardX11
+public import PasteboardX11
 
 /// The X11 clipboard-manager duty (the freedesktop ClipboardManager specification): the bridge
 /// owns `CLIPBOARD_MANAGER`, and an application that quits while it owns CLIPBOARD (GTK and Qt
