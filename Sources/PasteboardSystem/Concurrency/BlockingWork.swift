@@ -37,7 +37,7 @@ public enum BlockingWork {
     ) async throws(Failure) -> Value {
         let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
             // Without a thread to be had, on the caller: the work still happens.
-            ThreadCache.shared.submit({ continuation.resume(returning: Result { () throws(Failure) in try body() }) }, inlineWithoutThread: true)
+            _ = ThreadCache.shared.submit({ continuation.resume(returning: Result { () throws(Failure) in try body() }) }, inlineWithoutThread: true)
         }
         return try result.get()
     }
