@@ -182,7 +182,17 @@ final class ItemProviderTests: IntegrationTestCase {
     /// (It used to open and read the FIFO on the handler's task, which stayed blocked in open(2)
     /// for ever: cancellation could not reach it.)
     func testAHandlerWritingAFIFONobodyWritesIsCancelledWhenTheDestinationLeaves() async throws {
-        let fifo = sandbox.path("silent.fifo")
+        try await fifoNobodyWrites(handoff: false)
+    }
+
+    /// The same with the load handed off: the daemon no longer sees the destination, whose
+    /// socket's hang-up ends the handler's wait.
+    func testAHandedOffHandlerWritingAFIFONobodyWritesIsCancelledWhenTheDestinationLeaves() async throws {
+        try await fifoNobodyWrites(handoff: true)
+    }
+
+    private func fifoNobodyWrites(handoff: Bool) async throws {
+        let fifo = sandbox.path("silent-\(handoff).fifo")
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let handlerStarted = expectation(description: "handler started")
         let handlerCancelled = expectation(description: "handler cancelled")
@@ -208,9 +218,9 @@ final class ItemProviderTests: IntegrationTestCase {
                 }
             }
             try await pasteboard.setItems([provider])
-            // In band (no hand-off): the daemon tells the source its destination left.
+            // In band, the daemon tells the source its destination left; handed off, its socket does.
             var environment = sandbox.environment()
-            environment["PASTEBOARD_HANDOFF"] = "0"
+            if !handoff { environment["PASTEBOARD_HANDOFF"] = "0" }
             let paste = try ToolProcess("pb", ["paste", "-o", sandbox.path("never.bin")], environment: environment, in: sandbox)
             await fulfillment(of: [handlerStarted], timeout: 20)
             // The cooperative pool is free meanwhile: other tasks of this process run.
@@ -246,7 +256,10 @@ final class ItemProviderTests: IntegrationTestCase {
                 close(fd)
             }
             writerThread.start()
-            let pasted = try await pbAsync("paste")
+            var environment = sandbox.environment()
+            environment["PASTEBOARD_HANDOFF"] = "0"
+            let sandbox = sandbox!
+            let pasted = try await Task.detached { [environment] in try runTool("pb", ["paste"], environment: environment, in: sandbox) }.value
             XCTAssertEqual(pasted.status, 0, pasted.stderr)
             XCTAssertEqual(pasted.stdoutText, "from the fifo")
         }

@@ -29,6 +29,9 @@ final class HandoffStream {
 
     deinit { close() }
 
+    /// The socket, for a wait that must end when the destination leaves (-1 once closed).
+    var descriptor: Int32 { fd }
+
     /// Closes the socket now (the source's close is the destination's end of stream).
     func close() {
         if fd >= 0 { _ = Glibc.close(fd) }
@@ -128,7 +131,7 @@ final class HandoffStream {
             }
         }
         switch await waiting.wait(for: fd, events: Int16(events)) {
-        case .ready, .timedOut: return
+        case .ready, .timedOut, .hungUp: return
         case .cancelled: throw CancellationError()
         }
     }

@@ -112,8 +112,8 @@ public final class RepresentationWriter: @unchecked Sendable {
     /// The calling task never blocks on the file: it is opened non-blocking, a regular file's
     /// chunks are read on a thread of their own (`BlockingWork`), and a FIFO or device is read
     /// when poll, on such a thread too (`BlockingWait`), says it has bytes — so a FIFO nobody
-    /// writes holds no thread of the caller's, and cancelling the load ends the wait at once
-    /// (`CancellationError`).
+    /// writes holds no thread of the caller's, and cancelling the load, or a handed-off
+    /// destination leaving, ends the wait at once (`CancellationError`).
     public func writeFile(at path: String) async throws {
         let (fd, size) = try await BlockingWork.run { () throws(PasteboardError) -> (Int32, Int?) in
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -135,9 +135,11 @@ public final class RepresentationWriter: @unchecked Sendable {
         if size == nil, readiness == nil { throw PasteboardError.io("cannot read \(path): no descriptor left to wait with") }
         while true {
             if let readiness {
-                switch await readiness.wait(for: fd, events: Int16(POLLIN)) {
+                // Handed off, the daemon does not see the destination leave: its socket's hang-up
+                // ends the wait as cancellation does.
+                switch await readiness.wait(for: fd, events: Int16(POLLIN), orHangUpOf: handoff?.descriptor) {
                 case .ready, .timedOut: break
-                case .cancelled: throw CancellationError()
+                case .cancelled, .hungUp: throw CancellationError()
                 }
             } else {
                 try Task.checkCancellation()

@@ -23,6 +23,8 @@ public final class BlockingWait: Sendable {
         case timedOut
         /// The waiting task was cancelled.
         case cancelled
+        /// The descriptor watched for hang-up (`orHangUpOf`) was hung up first: its peer left.
+        case hungUp
     }
 
     /// Makes the wake-up pipe; nil when no descriptors are left.
@@ -42,8 +44,9 @@ public final class BlockingWait: Sendable {
     }
 
     /// Waits until `fd` is ready for `events` (`POLLIN`, `POLLOUT`), at most `timeout` (nil: no
-    /// bound), or the calling task is cancelled. The caller's executor is free meanwhile.
-    public func wait(for fd: Int32, events: Int16, timeout: Duration? = nil) async -> Outcome {
+    /// bound), the calling task is cancelled, or `other`'s peer hangs up (a socket the result
+    /// goes to, whose reader left). The caller's executor is free meanwhile.
+    public func wait(for fd: Int32, events: Int16, orHangUpOf other: Int32? = nil, timeout: Duration? = nil) async -> Outcome {
         if Task.isCancelled { return .cancelled }
         drainWakeups()
         // Ready now: no thread is needed.
@@ -57,14 +60,16 @@ public final class BlockingWait: Sendable {
                 let deadline = milliseconds < 0 ? nil : ContinuousClock.now + .milliseconds(milliseconds)
                 while true {
                     var entries = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+                    if let other { entries.append(pollfd(fd: other, events: Self.hangUp, revents: 0)) }
                     let left = deadline.map { Self.milliseconds($0 - .now) } ?? -1
-                    let ready = poll(&entries, 2, left)
+                    let ready = poll(&entries, nfds_t(entries.count), left)
                     if ready < 0 {
                         if errno == EINTR { continue }
                         return .ready  // the descriptor's own call reports the failure
                     }
                     if ready == 0 { return .timedOut }
                     if entries[1].revents != 0 { return .cancelled }
+                    if entries.count > 2, entries[2].revents != 0 { return .hungUp }
                     return .ready
                 }
             }
@@ -78,6 +83,9 @@ public final class BlockingWait: Sendable {
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
+
+    /// POLLRDHUP (Linux: the peer shut down its end; Glibc's module leaves it out), and hang-up.
+    private static let hangUp = Int16(0x2000) | Int16(POLLHUP)
 
     private func drainWakeups() {
         var bytes = [UInt8](repeating: 0, count: 16)
