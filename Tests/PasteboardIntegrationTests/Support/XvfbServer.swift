@@ -1,6 +1,7 @@
 import Glibc
 import Foundation
 import PasteboardDesktop
+import PasteboardX11
 import TestSupport
 import XCTest
 
