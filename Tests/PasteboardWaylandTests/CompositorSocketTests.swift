@@ -53,4 +53,13 @@ final class ObjectIDAllocatorTests: XCTestCase {
         ids.release(99)  // never handed out
         XCTAssertEqual((0..<3).map { _ in ids.allocate() }, [3, 4, 6])
     }
+
+    func testAFailedConnectionNamesItsOwnErrnoNotWhateverErrnoIsNow() {
+        // The words come from the errno the error carries: read from the thread's errno when
+        // the message is made, a connection refused long ago read "Success".
+        errno = 0
+        let refused = WaylandError.cannotConnect(path: "/run/user/1000/wayland-1", errno: ECONNREFUSED)
+        XCTAssertEqual(refused.description, "cannot connect to the Wayland compositor at /run/user/1000/wayland-1: Connection refused")
+        XCTAssertEqual(WaylandError.connectionLost(errno: EPIPE).description, "the connection to the Wayland compositor failed: Broken pipe")
+    }
 }

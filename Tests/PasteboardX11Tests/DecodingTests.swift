@@ -123,4 +123,10 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(error.majorOpcode, 24)
         XCTAssertThrowsError(try X11ProtocolError.decode(packet.prefix(10)))
     }
+
+    func testASocketErrorNamesItsOwnErrnoNotWhateverErrnoIsNow() {
+        errno = 0
+        XCTAssertEqual(SocketError(errno: ECONNREFUSED).message, "Connection refused")
+        XCTAssertEqual(SocketError(errno: ENOENT).message, "No such file or directory")
+    }
 }

@@ -114,6 +114,6 @@ public enum WaylandError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     private static func reason(_ errno: Int32) -> String {
-        SystemError.current
+        SystemError.describe(errno)
     }
 }

@@ -330,6 +330,6 @@ public struct X11Deadline: Sendable {
 /// Why a socket could not be connected.
 struct SocketError: Error {
     let message: String
-    init(errno: Int32) { message = SystemError.current }
+    init(errno: Int32) { message = SystemError.describe(errno) }
     init(message: String) { self.message = message }
 }

@@ -74,67 +74,24 @@ public final class X11ClipboardManagerSession: Sendable {
         onEvent: @escaping @Sendable (Event) -> Void = { _ in }, keep: (Handover) async -> Bool
     ) async throws(X11Error) {
         let requests = AnswerChannel<Handover, Bool>()
-        let cancellation = SessionCancellation()
-        let ended = OneShot<X11Error?>()
-        let started = BlockingWork.start { [self] in
-            defer { requests.close() }
-            let connection: X11Connection
-            do throws(X11Error) { connection = try display.connect() } catch {
-                return ended.resolve(error)
-            }
-            cancellation.attach(connection.cancellation)
-            defer { connection.close() }
-            do throws(X11Error) {
-                try ManagerSelectionLoop(session: self, connection: connection).run(onEvent: onEvent) { handover in
-                    requests.ask(handover, timeout: keepTimeout) ?? false
-                }
-                ended.resolve(nil)
-            } catch .cancelled {
-                ended.resolve(nil)
-            } catch {
-                ended.resolve(error)
+        let session = try X11SessionThread.start(on: display, finally: { requests.close() }) { [self] (connection) throws(X11Error) in
+            try ManagerSelectionLoop(session: self, connection: connection).run(onEvent: onEvent) { handover in
+                requests.ask(handover, timeout: keepTimeout) ?? false
             }
         }
-        guard started else { throw .connectFailed(display: display.displayName ?? "$DISPLAY", reason: "no thread for the X connection") }
         await withTaskCancellationHandler {
             for await handover in requests.questions {
                 requests.answer(await keep(handover))
             }
         } onCancel: {
-            cancellation.cancel()
+            session.cancel()
             requests.close()
         }
         // However this ends, the thread ends with it (awaited even when cancelled), and a
         // question it asks is answered.
-        cancellation.cancel()
+        session.cancel()
         requests.close()
-        if let failure = await ended.value() { throw failure }
+        if let failure = await session.end() { throw failure }
     }
 }
 
-/// Cancels a session's connection, which its thread makes: a cancel before the connection
-/// exists cancels it as soon as it is attached.
-final class SessionCancellation: Sendable {
-    private struct State {
-        var cancelled = false
-        var connection: X11Cancellation?
-    }
-
-    private let state = Mutex(State())
-
-    func attach(_ cancellation: X11Cancellation) {
-        let cancelled = state.withLock { state in
-            state.connection = cancellation
-            return state.cancelled
-        }
-        if cancelled { cancellation.cancel() }
-    }
-
-    func cancel() {
-        let connection = state.withLock { state in
-            state.cancelled = true
-            return state.connection
-        }
-        connection?.cancel()
-    }
-}

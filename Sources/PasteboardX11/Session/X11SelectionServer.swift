@@ -65,34 +65,11 @@ public final class X11SelectionServer: Sendable {
     /// Serves the requests posted until the task is cancelled (returns once the server's thread
     /// ended) or the X connection fails (throws).
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws(X11Error) {
-        let cancellation = SessionCancellation()
-        let ended = OneShot<X11Error?>()
-        let started = BlockingWork.start { [self] in
-            let connection: X11Connection
-            do throws(X11Error) { connection = try display.connect() } catch {
-                return ended.resolve(error)
-            }
-            cancellation.attach(connection.cancellation)
+        let session = try X11SessionThread.start(on: display) { [self] (connection) throws(X11Error) in
             let loop = SelectionServerLoop(server: self, connection: connection, onEvent: onEvent)
-            let failure: X11Error?
-            do throws(X11Error) {
-                try loop.serve()
-                failure = nil
-            } catch .cancelled {
-                failure = nil
-            } catch {
-                failure = error
-            }
-            loop.finish()
-            ended.resolve(failure)
+            defer { loop.finish() }
+            try loop.serve()
         }
-        guard started else { throw .connectFailed(display: display.displayName ?? "$DISPLAY", reason: "no thread for the X connection") }
-        // Cancelled: the thread is cancelled and awaited (the wait itself ignores cancellation).
-        let failure = await withTaskCancellationHandler {
-            await ended.value()
-        } onCancel: {
-            cancellation.cancel()
-        }
-        if let failure { throw failure }
+        try await session.finish()
     }
 }

@@ -59,30 +59,9 @@ public final class X11SelectionWatch: Sendable {
     /// it must not block) until the task is cancelled (returns once the thread ended) or the X
     /// connection fails (throws).
     public func run(onEvent: @escaping @Sendable (Event) -> Void) async throws(X11Error) {
-        let cancellation = SessionCancellation()
-        let ended = OneShot<X11Error?>()
-        let started = BlockingWork.start { [self] in
-            let connection: X11Connection
-            do throws(X11Error) { connection = try display.connect() } catch {
-                return ended.resolve(error)
-            }
-            cancellation.attach(connection.cancellation)
-            defer { connection.close() }
-            do throws(X11Error) {
-                try SelectionWatchLoop(watch: self, connection: connection).run(onEvent: onEvent)
-                ended.resolve(nil)
-            } catch .cancelled {
-                ended.resolve(nil)
-            } catch {
-                ended.resolve(error)
-            }
+        let session = try X11SessionThread.start(on: display) { [self] (connection) throws(X11Error) in
+            try SelectionWatchLoop(watch: self, connection: connection).run(onEvent: onEvent)
         }
-        guard started else { throw .connectFailed(display: display.displayName ?? "$DISPLAY", reason: "no thread for the X connection") }
-        let failure = await withTaskCancellationHandler {
-            await ended.value()
-        } onCancel: {
-            cancellation.cancel()
-        }
-        if let failure { throw failure }
+        try await session.finish()
     }
 }
