@@ -53,7 +53,10 @@ final class ObjectIDAllocatorTests: XCTestCase {
         ids.release(99)  // never handed out
         XCTAssertEqual((0..<3).map { _ in ids.allocate() }, [3, 4, 6])
     }
+}
 
+/// What a Wayland failure says.
+final class WaylandErrorTests: XCTestCase {
     func testAFailedConnectionNamesItsOwnErrnoNotWhateverErrnoIsNow() {
         // The words come from the errno the error carries: read from the thread's errno when
         // the message is made, a connection refused long ago read "Success".
