@@ -101,6 +101,17 @@ let package = Package(
             name: "PasteboardDesktop",
             dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardSystem", "PasteboardX11", "PasteboardWayland"]
         ),
+        // Links between daemons on several machines over the user's ssh: the link protocol's messages, the session
+        // that offers changes and fetches promised bytes both ways, the ssh process, and the status files. A client
+        // of the daemon through the library, like the desktop bridge; `pb link` runs it.
+        .target(
+            name: "PasteboardLink",
+            dependencies: [
+                "Pasteboard", "PasteboardProtocol", "PasteboardTypes", "PasteboardJSON", "PasteboardSystem", "CPasteboardSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The example app's model: the gallery file, its images and placeholders (no pasteboard code).
         .target(name: "GalleryModel", dependencies: ["PasteboardTypes", "PasteboardSystem"]),
         // The example app: the seeds' Image Gallery as a command-line drag source and drop target.
@@ -145,7 +156,7 @@ let package = Package(
             name: "pb",
             dependencies: [
                 "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardProtocol", "PasteboardSystem",
-                "PasteboardCLI", "CPasteboardSystem",
+                "PasteboardCLI", "PasteboardLink", "CPasteboardSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -27,7 +27,7 @@ struct PB: AsyncParsableCommand {
             another user's), 130 interrupted (SIGINT or SIGTERM during a paste or a drop).
             """,
         version: PasteboardRelease.version,
-        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self, Bridge.self, InstallLinks.self]
+        subcommands: [Copy.self, Paste.self, List.self, Clear.self, Watch.self, Drag.self, Drop.self, Sessions.self, History.self, Types.self, Bridge.self, Link.self, InstallLinks.self]
     )
 
     /// Runs the command, mapping every failure to one line on stderr and pb's exit codes. The

@@ -46,7 +46,13 @@ public struct Pasteboard: Sendable {
     /// pasteboard still has that change count (so a newer copy is never cleared by mistake).
     @discardableResult
     public func clear(ifChangeCount: Int? = nil) async throws -> Int {
-        let reply = try await simpleRequest(.clear(ClearRequest(pasteboard: name, ifChangeCount: ifChangeCount)))
+        try await clear(ifChangeCount: ifChangeCount, origin: nil)
+    }
+
+    /// `clear` of a change made on another machine at `origin` (see `setItems(_:expiringAfter:ifChangeCount:origin:)`).
+    @discardableResult
+    package func clear(ifChangeCount: Int? = nil, origin: ChangeOrigin?) async throws -> Int {
+        let reply = try await simpleRequest(.clear(ClearRequest(pasteboard: name, ifChangeCount: ifChangeCount, origin: origin)))
         guard case .ok(let ok) = reply, let changeCount = ok.changeCount else { throw unexpected(reply) }
         return changeCount
     }
@@ -59,9 +65,16 @@ public struct Pasteboard: Sendable {
     /// still that; otherwise nothing is written and the error's code is `conflict`.
     @discardableResult
     public func setItems(_ items: [ItemProvider], expiringAfter expiry: Duration? = nil, ifChangeCount: Int? = nil) async throws -> Int {
+        try await setItems(items, expiringAfter: expiry, ifChangeCount: ifChangeCount, origin: nil)
+    }
+
+    /// `setItems` of a change made on another machine at `origin` (a link's): the daemon writes
+    /// it only when `origin` is later than its content's, else the error's code is `superseded`.
+    @discardableResult
+    package func setItems(_ items: [ItemProvider], expiringAfter expiry: Duration? = nil, ifChangeCount: Int? = nil, origin: ChangeOrigin?) async throws -> Int {
         let upload = ItemUpload(items, connection: connection)
         let expire = expiry?.protocolSeconds
-        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos, expire: expire, ifChangeCount: ifChangeCount)))
+        let (reply, id, _) = try await upload.send(.write(WriteRequest(pasteboard: name, items: upload.infos, expire: expire, ifChangeCount: ifChangeCount, origin: origin)))
         connection.closeRequest(id)
         guard case .ok(let ok) = reply else { throw unexpected(reply) }
         return ok.changeCount ?? 0

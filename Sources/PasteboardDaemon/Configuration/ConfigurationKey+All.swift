@@ -1,4 +1,5 @@
 import PasteboardProtocol
+import PasteboardSystem
 
 extension ConfigurationKey {
     /// Every key, in the order the shipped `Config/pasteboardd.conf` and pasteboardd(8) list them:
@@ -9,6 +10,7 @@ extension ConfigurationKey {
         .historyItems, .historyBytes, .historyTransientSeconds, .logLevel,
         .maxFrameLength, .window, .stateDirectory, .memoryOnly, .noHandoff,
         .noBridge, .bridgeRemoteDisplay, .durablePrimary,
+        .machineName, .link, .linkSSH, .linkPasteboards, .linkSensitive, .linkCapture,
     ]
 
     /// `max-representation-size`: the largest eager representation taken, on disk or in memory.
@@ -50,4 +52,32 @@ extension ConfigurationKey {
     package static let bridgeRemoteDisplay = flag("bridge-remote-display", \.bridgeRemoteDisplay, needsRestart: true)
     /// `durable-primary`: `yes` keeps the `primary` pasteboard durably (needs a restart).
     package static let durablePrimary = flag("durable-primary", \.durablePrimary, needsRestart: true)
+
+    /// `machine-name`: this machine's name to linked daemons (default: the host name).
+    package static let machineName = text("machine-name", \.machineName, needsRestart: true) { text throws(InvalidValue) in
+        guard (1...64).contains(text.utf8.count), text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f }) else {
+            throw InvalidValue("must be 1 to 64 printable ASCII characters without spaces, not '\(text)'")
+        }
+    }
+
+    /// `link`: the machines to keep linked, separated by spaces.
+    package static let link = list("link", \.links, needsRestart: true) { word throws(InvalidValue) in
+        if let problem = LinkDestination.problem(word) { throw InvalidValue(problem) }
+    }
+
+    /// `link-ssh`: the ssh command of links, with its options.
+    package static let linkSSH = text("link-ssh", \.linkSSH, needsRestart: true) { text throws(InvalidValue) in
+        guard !text.contains(where: { $0.isNewline }) else { throw InvalidValue("must be one line") }
+    }
+
+    /// `link-pasteboards`: the pasteboards links share, separated by spaces.
+    package static let linkPasteboards = list("link-pasteboards", \.linkPasteboards, needsRestart: true) { name throws(InvalidValue) in
+        if let failure = PasteboardName.validationFailure(name) { throw InvalidValue(failure) }
+    }
+
+    /// `link-sensitive`: links carry sensitive items too.
+    package static let linkSensitive = flag("link-sensitive", \.linkSensitive, needsRestart: true)
+
+    /// `link-capture`: the most bytes of text a link sends at once.
+    package static let linkCapture = size("link-capture", \.linkCapture, minimum: 0, maximum: 64 << 20, needsRestart: true)
 }

@@ -156,6 +156,45 @@ extension ConfigurationKey {
         transfer: { $1.stateDirectory = $0.stateDirectory }
     )
 
+    /// Free text checked by `check` (`none` for nil).
+    static func text(
+        _ name: String, _ path: WritableKeyPath<DaemonConfiguration, String?> & Sendable, needsRestart: Bool,
+        check: @escaping @Sendable (String) throws(InvalidValue) -> Void
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, needsRestart: needsRestart,
+            store: { text, configuration, _ throws(InvalidValue) in
+                if text == "none" {
+                    configuration[keyPath: path] = nil
+                    return
+                }
+                try check(text)
+                configuration[keyPath: path] = text
+            },
+            show: { $0[keyPath: path] ?? "none" },
+            transfer: { $1[keyPath: path] = $0[keyPath: path] }
+        )
+    }
+
+    /// Words separated by spaces, each checked by `check` (`none` for no words); at most 64.
+    static func list(
+        _ name: String, _ path: WritableKeyPath<DaemonConfiguration, [String]> & Sendable, needsRestart: Bool,
+        check: @escaping @Sendable (String) throws(InvalidValue) -> Void
+    ) -> ConfigurationKey {
+        ConfigurationKey(
+            name: name, needsRestart: needsRestart,
+            store: { text, configuration, _ throws(InvalidValue) in
+                let words = text == "none" ? [] : text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
+                guard words.count <= 64 else { throw InvalidValue("names at most 64 entries, not \(words.count)") }
+                for word in words { try check(word) }
+                guard Set(words).count == words.count else { throw InvalidValue("names an entry twice") }
+                configuration[keyPath: path] = words
+            },
+            show: { $0[keyPath: path].isEmpty ? "none" : $0[keyPath: path].joined(separator: " ") },
+            transfer: { $1[keyPath: path] = $0[keyPath: path] }
+        )
+    }
+
     /// The truth value of a yes/no setting as written.
     static func parseFlag(_ text: String) throws(InvalidValue) -> Bool {
         switch text.lowercased() {

@@ -1,5 +1,6 @@
 package import Logging
 import PasteboardProtocol
+import PasteboardSystem
 
 /// Everything the daemon needs to know to run: where to listen and the limits it enforces.
 ///
@@ -64,6 +65,20 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// Whether the `primary` pasteboard (the primary selection, which changes with every mouse
     /// selection) is kept durably like the others; by default it lives in memory only.
     package var durablePrimary = false
+    /// This machine's name to linked daemons and in their history; nil: the host name.
+    package var machineName: String?
+    /// The machines the daemon keeps linked (`[USER@]HOST` or ssh aliases), each through its own
+    /// `pb link` child, reconnecting with back-off (see pasteboardd(8), LINKS).
+    package var links: [String] = []
+    /// The ssh command links run (words split at spaces, as rsync's `-e`); nil: `PASTEBOARD_SSH`, else `ssh`.
+    package var linkSSH: String?
+    /// The pasteboards links share; `primary` and the named ones only when listed here.
+    package var linkPasteboards: [String] = [PasteboardName.general]
+    /// Whether links carry sensitive items (and marker types) too; by default secrets stay home.
+    package var linkSensitive = false
+    /// The most bytes of text a link sends with a change at once, so that it pastes on the other
+    /// machine after the link dropped; larger text, and everything else, is fetched when pasted.
+    package var linkCapture: Int = 1 << 20
     /// The lowest level of log message written.
     package var logLevel: Logger.Level = .info
     /// Where user type declarations live (`types.d`), if anywhere.

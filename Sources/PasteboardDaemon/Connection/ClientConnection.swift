@@ -88,7 +88,8 @@ struct ClientConnection: Sendable {
         let welcome = Welcome(
             daemon: daemonName, pid: daemonPID,
             maxFrameLength: configuration.maxFrameLength, window: configuration.window,
-            handoff: endpoint.flatMap { endpoint in handoff?.offer(for: endpoint) }
+            handoff: endpoint.flatMap { endpoint in handoff?.offer(for: endpoint) },
+            machine: store.machine.id, machineName: store.machine.name
         )
         try await writer.send(.welcome(welcome), on: 0)
     }

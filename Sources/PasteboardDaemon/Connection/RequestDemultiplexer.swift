@@ -175,15 +175,15 @@ struct RequestDemultiplexer: Sendable {
         do {
             items = try await assembly.finish()
         } catch {
-            if case .pasteboard(let name, _, _) = assembly.target {
+            if case .pasteboard(let name, _, _, _) = assembly.target {
                 context.logger.error("pasteboard not written", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
             }
             try await context.fail(error, on: id)
             return
         }
         switch assembly.target {
-        case .pasteboard(let name, let expire, let ifChangeCount):
-            try await pasteboards.completeWrite(items, of: name, expire: expire, ifChangeCount: ifChangeCount, id: id)
+        case .pasteboard(let name, let expire, let ifChangeCount, let origin):
+            try await pasteboards.completeWrite(items, of: name, expire: expire, ifChangeCount: ifChangeCount, origin: origin, id: id)
         case .drag(let request):
             try await drags.begin(request, items: items, id: id)
         case .add(let session):

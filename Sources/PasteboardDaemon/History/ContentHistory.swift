@@ -65,10 +65,10 @@ struct ContentHistory: Sendable {
         trim()
     }
 
-    /// Records `items`, just written to the pasteboard at `changeCount`, as the newest entry;
-    /// returns why not when they are not kept.
+    /// Records `items`, just written to the pasteboard at `changeCount` (from `origin` when they
+    /// came over a link), as the newest entry; returns why not when they are not kept.
     @discardableResult
-    mutating func record(_ items: [StoredItem], changeCount: Int, time: Double) -> Skip? {
+    mutating func record(_ items: [StoredItem], changeCount: Int, time: Double, origin: ChangeOrigin? = nil) -> Skip? {
         guard limits.entries > 0 else { return .disabled }
         if items.contains(where: \.isSensitive) { return .sensitive }
         if items.contains(where: { $0.visibility != .all }) { return .privateToWriter }
@@ -78,7 +78,7 @@ struct ContentHistory: Sendable {
             return kept.representations.isEmpty ? nil : kept
         }
         guard !kept.isEmpty else { return .empty }
-        var entry = HistoryEntry(sequence: nextSequence, changeCount: changeCount, time: time, items: kept)
+        var entry = HistoryEntry(sequence: nextSequence, changeCount: changeCount, time: time, items: kept, origin: origin)
         guard entry.heldBytes <= limits.bytes else { return .overBudget }
         nextSequence += 1
         if let same = entries.firstIndex(where: { $0.hasSameContent(as: kept) }) {

@@ -22,10 +22,13 @@ struct HistoryEntry: Sendable {
     var firstTime: Double
     /// The items, each with at least one representation.
     var items: [StoredItem]
+    /// The machine the content came from over a link; nil for this machine's own copies.
+    var origin: ChangeOrigin?
 
     /// An entry written at `time`, whose content first entered the history at `firstTime`
-    /// (by default then).
-    init(sequence: Int, changeCount: Int, time: Double, firstTime: Double? = nil, items: [StoredItem]) {
+    /// (by default then), from `origin` when it came over a link.
+    init(sequence: Int, changeCount: Int, time: Double, firstTime: Double? = nil, items: [StoredItem], origin: ChangeOrigin? = nil) {
+        self.origin = origin
         self.sequence = sequence
         self.changeCount = changeCount
         self.time = time
@@ -91,7 +94,7 @@ struct HistoryEntry: Sendable {
     func info(index: Int, current: Bool, registry: TypeRegistry) -> HistoryEntryInfo {
         HistoryEntryInfo(
             index: index, changeCount: changeCount, time: time, current: current ? true : nil,
-            size: size, preview: preview(registry: registry), items: items.map { $0.info(registry: registry) }
+            size: size, preview: preview(registry: registry), items: items.map { $0.info(registry: registry) }, origin: origin
         )
     }
 }

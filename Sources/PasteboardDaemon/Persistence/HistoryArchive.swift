@@ -23,6 +23,8 @@ enum HistoryArchive {
         /// Absent in entries written before it was kept: then `time`.
         var firstTime: Double?
         var items: [ArchivedItem]
+        /// The machine a linked content came from; absent for this machine's own.
+        var origin: ChangeOrigin?
 
         static var decodingStart: Header { Header(sequence: 0, changeCount: 0, time: 0, items: []) }
 
@@ -32,6 +34,7 @@ enum HistoryArchive {
             try json.member("time", &time)
             try json.member("firstTime", &firstTime)
             try json.member("items", &items)
+            try json.member("origin", &origin)
         }
     }
 
@@ -57,7 +60,7 @@ enum HistoryArchive {
         var body: [ByteBuffer] = []
         let items = entry.keptItems.map { ArchivedItem($0, body: &body) }
         let header = Header(sequence: entry.sequence, changeCount: entry.changeCount, time: entry.time,
-                            firstTime: entry.firstTime == entry.time ? nil : entry.firstTime, items: items)
+                            firstTime: entry.firstTime == entry.time ? nil : entry.firstTime, items: items, origin: entry.origin)
         return ArchiveFile.encoded(magic: magic, header: header.jsonDocument, body: body)
     }
 
@@ -110,7 +113,8 @@ enum HistoryArchive {
         }
         guard !items.isEmpty else { throw ArchiveFile.Failure(description: "\(source) has no items") }
         guard body.readableBytes == 0 else { throw ArchiveFile.Failure(description: "\(source) is longer than its header says") }
+        if let problem = header.origin?.problem { throw ArchiveFile.Failure(description: "\(source) has an invalid origin: \(problem)") }
         return HistoryEntry(sequence: header.sequence, changeCount: header.changeCount, time: header.time,
-                            firstTime: header.firstTime.map { min($0, header.time) }, items: items)
+                            firstTime: header.firstTime.map { min($0, header.time) }, items: items, origin: header.origin)
     }
 }

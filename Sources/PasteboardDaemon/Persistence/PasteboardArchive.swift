@@ -1,5 +1,6 @@
 import NIOCore
 import PasteboardJSON
+import PasteboardProtocol
 import PasteboardSystem
 import PasteboardTypes
 
@@ -23,6 +24,8 @@ enum PasteboardArchive {
         var items: [ArchivedItem]
         /// When the items expire (see `ExpiryDeadline`); nil when they do not.
         var expiresAt: Int?
+        /// Where and when the content was written; absent in archives of daemons before links.
+        var origin: ChangeOrigin?
 
         static var decodingStart: Header { Header(name: "", changeCount: 0, items: []) }
 
@@ -33,6 +36,7 @@ enum PasteboardArchive {
             try json.member("changeCount", &changeCount)
             try json.member("items", &items)
             try json.member("expiresAt", &expiresAt)
+            try json.member("origin", &origin)
         }
     }
 
@@ -59,7 +63,7 @@ enum PasteboardArchive {
         // Sensitive items stay in memory only: after a restart the pasteboard holds the others.
         let items = pasteboard.items.filter { !$0.isSensitive }.map { ArchivedItem($0, body: &body) }
         let header = Header(name: pasteboard.name, changeCount: pasteboard.changeCount, items: items,
-                            expiresAt: pasteboard.expiry?.millisecondsSinceEpoch)
+                            expiresAt: pasteboard.expiry?.millisecondsSinceEpoch, origin: pasteboard.origin)
         return (header.jsonDocument, body)
     }
 
@@ -99,6 +103,8 @@ enum PasteboardArchive {
             items.append(try item.stored(body: &body, registry: registry, path: source, spools: spools))
         }
         guard body.readableBytes == 0 else { throw Failure(description: "\(source) is longer than its header says") }
-        return NamedPasteboard(name: header.name, changeCount: header.changeCount, items: items, expiry: header.expiresAt.map(ExpiryDeadline.init(millisecondsSinceEpoch:)))
+        if let problem = header.origin?.problem { throw Failure(description: "\(source) has an invalid origin: \(problem)") }
+        return NamedPasteboard(name: header.name, changeCount: header.changeCount, items: items,
+                               expiry: header.expiresAt.map(ExpiryDeadline.init(millisecondsSinceEpoch:)), origin: header.origin)
     }
 }

@@ -20,12 +20,12 @@ struct PasteboardRequests: Sendable {
     /// A write's items have all arrived: replaces the pasteboard's content and answers with its
     /// change count. Promises of a write that failed are released at once.
     nonisolated(nonsending) func completeWrite(
-        _ items: [StoredItem], of name: String, expire: Double?, ifChangeCount: Int?, id: UInt32
+        _ items: [StoredItem], of name: String, expire: Double?, ifChangeCount: Int?, origin: ChangeOrigin?, id: UInt32
     ) async throws {
         do {
             let changeCount = try await context.store.replaceItems(
                 of: name, with: items, ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil,
-                expiringAfter: expire)
+                expiringAfter: expire, origin: origin)
             // Debug: one line per copy, which a shell loop makes thousands of.
             context.logger.debug("pasteboard written", metadata: [
                 "pasteboard": "\(name)", "items": "\(items.count)", "changeCount": "\(changeCount)",
@@ -33,7 +33,12 @@ struct PasteboardRequests: Sendable {
             ])
             try await context.answer(.ok(OK(changeCount: changeCount)), on: id)
         } catch let error as ProtocolError {
-            context.logger.error("pasteboard not written", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
+            // A linked change that lost to a later one is how links converge, not a failure.
+            if error.code == .superseded {
+                context.logger.debug("linked change superseded", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
+            } else {
+                context.logger.error("pasteboard not written", metadata: ["pasteboard": "\(name)", "reason": "\(error.message)"])
+            }
             await context.store.notifyReleased(items)
             try await context.fail(error, on: id)
         }
@@ -50,7 +55,9 @@ struct PasteboardRequests: Sendable {
     nonisolated(nonsending) func clear(_ request: ClearRequest, id: UInt32) async throws {
         if try await context.refuseInvalidName(request.pasteboard, on: id) { return }
         do {
-            let changeCount = try await context.store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount)
+            let changeCount = try await context.store.replaceItems(
+                of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount, conflict: request.origin == nil ? .ignore : .fail,
+                origin: request.origin)
             context.logger.info("pasteboard cleared", metadata: ["pasteboard": "\(request.pasteboard)", "changeCount": "\(changeCount)"])
             try await context.answer(.ok(OK(changeCount: changeCount)), on: id)
         } catch let error as ProtocolError {

@@ -62,9 +62,10 @@ package final class RequestRehearsal: Sendable {
         case .write(let request):
             let assembly = try WriteAssembly(request, source: source, registry: store.registry, configuration: configuration)
             try feed(assembly)
-            guard case .pasteboard(let name, let expire, let ifChangeCount) = assembly.target else { return nil }
+            guard case .pasteboard(let name, let expire, let ifChangeCount, let origin) = assembly.target else { return nil }
             let changeCount = try await store.replaceItems(
-                of: name, with: try await assembly.finish(), ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil)
+                of: name, with: try await assembly.finish(), ifChangeCount: ifChangeCount, conflict: .fail, recordsHistory: expire == nil,
+                origin: origin)
             // The store would arm a timer (left out: it outlives the rehearsal); its deadline must convert.
             if let expire { _ = ExpiryDeadline(after: expire).remaining() }
             return .ok(OK(changeCount: changeCount))
@@ -95,7 +96,8 @@ package final class RequestRehearsal: Sendable {
             return .items(await store.summary(of: request.pasteboard))
         case .clear(let request):
             try Self.checkName(request.pasteboard)
-            let changeCount = try await store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount, conflict: .fail)
+            let changeCount = try await store.replaceItems(of: request.pasteboard, with: [], ifChangeCount: request.ifChangeCount, conflict: .fail,
+                                                           origin: request.origin)
             return .ok(OK(changeCount: changeCount))
         case .declare(let request):
             try store.declare(request.types, app: source.app)

@@ -55,10 +55,13 @@ package final class PasteboardServer: Service, Sendable {
             return try StateDirectoryLock(directory: directory, socketPath: socketPath)
         }
         let storage = try configuration.stateDirectory.map { directory throws(DaemonError) in try DurableStorage(directory: directory, spoolSystem: spoolSystem) }
+        let machine = try configuration.stateDirectory.map { directory throws(DaemonError) in
+            try MachineIdentity.load(stateDirectory: directory, name: configuration.machineName)
+        } ?? .ephemeral(name: configuration.machineName)
         self.store = PasteboardStore(
             registry: registry, storage: storage,
             memoryOnly: configuration.durablePrimary ? [] : [PasteboardName.primary], historyLimits: configuration.historyLimits,
-            clock: clock)
+            clock: clock, machine: machine)
         self.logger = logger
         self.group = group
         self.activated = activatedSocket

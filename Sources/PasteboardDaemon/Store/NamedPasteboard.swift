@@ -1,3 +1,5 @@
+package import PasteboardProtocol
+
 /// One named pasteboard: its items and its change count.
 package struct NamedPasteboard: Sendable {
     /// The pasteboard's name (e.g. "general").
@@ -9,24 +11,29 @@ package struct NamedPasteboard: Sendable {
     /// When the current items expire (`write` with `expire`), or nil: stored with them, so the
     /// deadline survives a restart.
     private(set) var expiry: ExpiryDeadline?
+    /// Where and when the current content was written (see `ChangeOrigin`); nil for a
+    /// pasteboard never written, or stored by a daemon before links.
+    package private(set) var origin: ChangeOrigin?
 
     /// An empty pasteboard.
     package init(name: String) { self.name = name }
 
     /// A pasteboard as it was stored: its change count, items and their expiry.
-    init(name: String, changeCount: Int, items: [StoredItem], expiry: ExpiryDeadline? = nil) {
+    init(name: String, changeCount: Int, items: [StoredItem], expiry: ExpiryDeadline? = nil, origin: ChangeOrigin? = nil) {
         self.name = name
         self.changeCount = changeCount
         self.items = items
         self.expiry = expiry
+        self.origin = origin
     }
 
-    /// This pasteboard with `newItems` in place of its items, expiring at `expiry` when given,
-    /// and the change counted.
-    func replacing(_ newItems: [StoredItem], expiry: ExpiryDeadline? = nil) -> NamedPasteboard {
+    /// This pasteboard with `newItems` in place of its items, written at `origin`, expiring at
+    /// `expiry` when given, and the change counted.
+    func replacing(_ newItems: [StoredItem], expiry: ExpiryDeadline? = nil, origin: ChangeOrigin? = nil) -> NamedPasteboard {
         var next = self
         next.replaceItems(newItems)
         next.expiry = expiry
+        next.origin = origin
         return next
     }
 

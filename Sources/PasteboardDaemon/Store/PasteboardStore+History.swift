@@ -89,8 +89,10 @@ extension PasteboardStore {
     func historyAfterWriting(_ pasteboard: NamedPasteboard, replacing previous: Int, recordsHistory: Bool) -> ContentHistory {
         var history = history
         history.contentLeft(changeCount: previous)
+        // A content that came over a link is marked with the machine it came from.
+        let linked = pasteboard.origin.flatMap { $0.machine == machine.id ? nil : $0 }
         if recordsHistory, !pasteboard.items.isEmpty,
-           let skip = history.record(pasteboard.items, changeCount: pasteboard.changeCount, time: clock.seconds) {
+           let skip = history.record(pasteboard.items, changeCount: pasteboard.changeCount, time: clock.seconds, origin: linked) {
             logger.debug("content not kept in the history", metadata: ["changeCount": "\(pasteboard.changeCount)", "reason": "\(skip.rawValue)"])
         }
         return history

@@ -63,10 +63,15 @@ package actor PasteboardStore {
     /// `memoryOnly`), whose general pasteboard keeps a history within `historyLimits`.
     /// The wall clock of expiries and the history's times (a test's own, moved forward by the test).
     nonisolated let clock: WallClock
+    /// This daemon's machine, whose id the origins of its own changes carry.
+    package nonisolated let machine: MachineIdentity
+    /// The logical time of changes (see `LogicalClock`).
+    private var logicalClock = LogicalClock()
 
     package init(registry: TypeRegistry, storage: DurableStorage? = nil, memoryOnly: Set<String> = [], historyLimits: HistoryLimits = HistoryLimits(),
-                 clock: WallClock = .system) {
+                 clock: WallClock = .system, machine: MachineIdentity = .ephemeral()) {
         self.clock = clock
+        self.machine = machine
         self.types = SharedTypeRegistry(registry)
         self.storage = storage
         self.memoryOnlyPasteboards = memoryOnly
@@ -109,7 +114,10 @@ package actor PasteboardStore {
             unlink(PasteboardArchive.path(of: pasteboard.name, in: storage.directory))
         }
         restored.removeAll { memoryOnlyPasteboards.contains($0.name) }
-        for pasteboard in restored { pasteboards[pasteboard.name] = pasteboard }
+        for pasteboard in restored {
+            pasteboards[pasteboard.name] = pasteboard
+            if let origin = pasteboard.origin { logicalClock.observe(origin.clock) }
+        }
         await restoreHistory(stateDirectory: storage.directory, spools: spools)
         // What a crash mid-copy, a failed commit or a damaged archive left in data/ goes; files
         // a record named but nothing restored holds go once the catalog lets them go, after
@@ -140,10 +148,14 @@ package actor PasteboardStore {
     /// meanwhile; the deadline is stored with it, so it holds across a restart. A write of the
     /// general pasteboard that shows the content it replaces was a transient copy (see
     /// `TransientCopy`) makes that content leave the history and the disk before it returns.
+    /// With `origin` (a change a link brings from another machine), the items replace the
+    /// content only if that origin is later than the current content's (see `ChangeOrigin`);
+    /// otherwise nothing changes and `superseded` is thrown. Without it, the change is this
+    /// machine's own, at the next tick of its logical clock.
     @discardableResult
     package func replaceItems(
         of name: String, with items: [StoredItem], ifChangeCount: Int? = nil, conflict: ConflictHandling = .ignore,
-        recordsHistory: Bool = true, expiringAfter seconds: Double? = nil
+        recordsHistory: Bool = true, expiringAfter seconds: Double? = nil, origin: ChangeOrigin? = nil
     ) async throws(ProtocolError) -> Int {
         await beginWrite(name)
         defer { endWrite(name) }
@@ -157,11 +169,18 @@ package actor PasteboardStore {
                 guard conflict == .fail else { return current.changeCount }
                 throw ProtocolError(.conflict, "pasteboard '\(name)' changed (change count \(current.changeCount), not \(ifChangeCount)); nothing was written")
             }
+            if let origin {
+                if let problem = origin.problem { throw ProtocolError(.invalidArgument, problem) }
+                logicalClock.observe(origin.clock)
+                if let currentOrigin = current.origin, origin <= currentOrigin {
+                    throw ProtocolError(.superseded, "pasteboard '\(name)' holds a later change (\(currentOrigin)) than \(origin); nothing was written")
+                }
+            }
             var transient = name == PasteboardName.general
                 ? TransientCopy.shown(by: items, replacing: current.changeCount, at: clock.seconds, in: history) : nil
             if let shown = transient, !(await confirm(shown)) { transient = nil }
             let expiry = seconds.map { ExpiryDeadline(after: $0, now: clock.now()) }
-            changeCount = try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory, expiry: expiry, forgetting: transient)
+            changeCount = try await replaceWhileWriting(name, with: items, recordsHistory: recordsHistory, expiry: expiry, forgetting: transient, origin: origin)
             if let expiry { scheduleExpiry(of: name, at: changeCount, deadline: expiry) }
             leftStoredFiles = transient != nil && current.items.contains { $0.representations.contains { if case .stored = $0.content { true } else { false } } }
         }
@@ -178,10 +197,12 @@ package actor PasteboardStore {
     /// the new content is visible, so once it is, no file holds the transient copy's bytes (but
     /// for stored files the caller still holds; see `replaceItems`). See `replaceItems`.
     func replaceWhileWriting(
-        _ name: String, with items: [StoredItem], recordsHistory: Bool, expiry: ExpiryDeadline? = nil, forgetting transient: TransientCopy? = nil
+        _ name: String, with items: [StoredItem], recordsHistory: Bool, expiry: ExpiryDeadline? = nil, forgetting transient: TransientCopy? = nil,
+        origin: ChangeOrigin? = nil
     ) async throws(ProtocolError) -> Int {
         let current = pasteboard(named: name)
-        let next = current.replacing(items, expiry: expiry)
+        let stamp = origin ?? ChangeOrigin(machine: machine.id, name: machine.name, clock: logicalClock.tick(wallMilliseconds: clock.now()))
+        let next = current.replacing(items, expiry: expiry, origin: stamp)
         // A write of the general pasteboard changes its history too: the history as it is once
         // the write is stored is planned first, and its file changes are stored with the
         // pasteboard, in the same sync. Nothing else changes the history while the turn is held
@@ -382,7 +403,9 @@ package actor PasteboardStore {
         ItemsReply(
             pasteboard: pasteboard.name,
             changeCount: pasteboard.changeCount,
-            items: pasteboard.items.map { $0.info(registry: registry) }
+            items: pasteboard.items.map { $0.info(registry: registry) },
+            origin: pasteboard.origin,
+            expiresIn: pasteboard.expiry.map { Double($0.remainingMilliseconds(now: clock.now())) / 1000 }
         )
     }
 }

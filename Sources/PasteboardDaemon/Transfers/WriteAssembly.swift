@@ -18,7 +18,7 @@ final class WriteAssembly {
     /// Where the assembled items go.
     enum Target: Sendable {
         /// A pasteboard's content (`write`), cleared after `expire` seconds when given.
-        case pasteboard(String, expire: Double?, ifChangeCount: Int?)
+        case pasteboard(String, expire: Double?, ifChangeCount: Int?, origin: ChangeOrigin?)
         /// A new drag session (`drag`).
         case drag(DragRequest)
         /// A drag session in flight (`add`).
@@ -56,7 +56,7 @@ final class WriteAssembly {
         if let expire = request.expire, let failure = SecondsLimit.validationFailure(expire) {
             throw ProtocolError(.invalidArgument, "'expire' \(failure)")
         }
-        try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount), items: request.items, source: source,
+        try self.init(.pasteboard(request.pasteboard, expire: request.expire, ifChangeCount: request.ifChangeCount, origin: request.origin), items: request.items, source: source,
                       registry: registry, configuration: configuration, place: place, files: files, sendCredit: sendCredit)
     }
 
@@ -69,7 +69,7 @@ final class WriteAssembly {
          place: SpoolPlace? = nil, files: [String: FileCheck]? = nil,
          sendCredit: @escaping @Sendable (Int) async -> Void = { _ in }) throws(ProtocolError) {
         let label: String
-        if case .pasteboard(let name, _, _) = target { label = name } else { label = "" }
+        if case .pasteboard(let name, _, _, _) = target { label = name } else { label = "" }
         if case .drag(let drag) = target {
             if requestItems.isEmpty { throw ProtocolError(.invalidArgument, "a drag needs at least one item") }
             if let timeout = drag.timeout, let failure = SecondsLimit.validationFailure(timeout) {
@@ -184,7 +184,7 @@ final class WriteAssembly {
     /// `error` as the answer to a write of `target`: a storage failure says the pasteboard kept
     /// its content, as a failed commit does.
     private static func unchanged(_ error: ProtocolError, target: Target) -> ProtocolError {
-        guard error.code == .storageFailed, case .pasteboard(let name, _, _) = target else { return error }
+        guard error.code == .storageFailed, case .pasteboard(let name, _, _, _) = target else { return error }
         return ProtocolError(.storageFailed, "pasteboard '\(name)' was not changed: \(error.message)")
     }
 

@@ -48,6 +48,9 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable, JSONField {
     case storageFailed = "storage-failed"
     /// A `write` with `ifChangeCount` found the pasteboard changed since; nothing was written.
     case conflict = "conflict"
+    /// A `write` or `clear` with `origin` (from a link) is not later than the origin of the
+    /// pasteboard's current content: the change lost to a later one; nothing was written.
+    case superseded = "superseded"
     /// A configured limit of the daemon was reached (connections, loads in flight on one
     /// connection, time to finish the handshake, time idle); the message names the limit.
     case limitReached = "limit-reached"

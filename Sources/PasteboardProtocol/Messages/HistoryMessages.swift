@@ -84,8 +84,12 @@ public struct HistoryEntryInfo: Sendable, Equatable, JSONObjectCoding {
     /// Its items, described as in `items` (types, sizes, MIME types; `lazy` while a live
     /// source still promises a representation of the current content).
     public var items: [ItemInfo]
+    /// The machine the content came from over a link, when it was not made on this one.
+    public var origin: ChangeOrigin?
 
-    public init(index: Int, changeCount: Int, time: Double, current: Bool? = nil, size: Int, preview: String? = nil, items: [ItemInfo]) {
+    public init(index: Int, changeCount: Int, time: Double, current: Bool? = nil, size: Int, preview: String? = nil, items: [ItemInfo],
+                origin: ChangeOrigin? = nil) {
+        self.origin = origin
         self.index = index
         self.changeCount = changeCount
         self.time = time
@@ -107,5 +111,6 @@ extension HistoryEntryInfo {
         try json.member("size", &size)
         try json.member("preview", &preview)
         try json.member("items", &items)
+        try json.member("origin", &origin)
     }
 }

@@ -181,14 +181,21 @@ public struct Welcome: Sendable, Equatable, JSONObjectCoding {
     /// Where and how this connection may attach a hand-off socket, over which the daemon passes
     /// the sockets of direct transfers; absent when the daemon offers none.
     public var handoff: HandoffOffer?
+    /// The daemon's machine id (see ``MachineID``), which the origins of its own changes carry.
+    public var machine: String?
+    /// The daemon's machine name, for humans (its host name unless configured).
+    public var machineName: String?
 
-    public init(version: Int = ProtocolVersion.current, daemon: String, pid: Int32, maxFrameLength: Int, window: Int, handoff: HandoffOffer? = nil) {
+    public init(version: Int = ProtocolVersion.current, daemon: String, pid: Int32, maxFrameLength: Int, window: Int, handoff: HandoffOffer? = nil,
+                machine: String? = nil, machineName: String? = nil) {
         self.version = version
         self.daemon = daemon
         self.pid = pid
         self.maxFrameLength = maxFrameLength
         self.window = window
         self.handoff = handoff
+        self.machine = machine
+        self.machineName = machineName
     }
 }
 
@@ -202,6 +209,8 @@ extension Welcome {
         try json.member("maxFrameLength", &maxFrameLength)
         try json.member("window", &window)
         try json.member("handoff", &handoff)
+        try json.member("machine", &machine)
+        try json.member("machineName", &machineName)
     }
 }
 
@@ -373,12 +382,17 @@ public struct WriteRequest: Sendable, Equatable, JSONObjectCoding {
     public var expire: Double?
     /// Write only if the pasteboard's change count is still this; else the answer is `conflict`.
     public var ifChangeCount: Int?
+    /// Set by a link (see pasteboard-protocol(7), LINKS): the change was made on another
+    /// machine, at this origin. The daemon writes it only when it is later than the origin of
+    /// the pasteboard's current content; else the answer is `superseded` and nothing changes.
+    public var origin: ChangeOrigin?
 
-    public init(pasteboard: String, items: [ItemInfo], expire: Double? = nil, ifChangeCount: Int? = nil) {
+    public init(pasteboard: String, items: [ItemInfo], expire: Double? = nil, ifChangeCount: Int? = nil, origin: ChangeOrigin? = nil) {
         self.pasteboard = pasteboard
         self.items = items
         self.expire = expire
         self.ifChangeCount = ifChangeCount
+        self.origin = origin
     }
 }
 
@@ -390,6 +404,7 @@ extension WriteRequest {
         try json.member("items", &items)
         try json.member("expire", &expire)
         try json.member("ifChangeCount", &ifChangeCount)
+        try json.member("origin", &origin)
     }
 }
 
@@ -496,9 +511,12 @@ public struct ClearRequest: Sendable, Equatable, JSONObjectCoding {
     /// When set, the pasteboard is cleared only if its change count is still this value;
     /// otherwise nothing changes and `ok` carries the current change count.
     public var ifChangeCount: Int?
-    public init(pasteboard: String, ifChangeCount: Int? = nil) {
+    /// Set by a link: the clear was made on another machine, at this origin (as in `write`).
+    public var origin: ChangeOrigin?
+    public init(pasteboard: String, ifChangeCount: Int? = nil, origin: ChangeOrigin? = nil) {
         self.pasteboard = pasteboard
         self.ifChangeCount = ifChangeCount
+        self.origin = origin
     }
 }
 
@@ -508,6 +526,7 @@ extension ClearRequest {
     public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
         try json.member("pasteboard", &pasteboard)
         try json.member("ifChangeCount", &ifChangeCount)
+        try json.member("origin", &origin)
     }
 }
 
@@ -549,11 +568,18 @@ public struct ItemsReply: Sendable, Equatable, JSONObjectCoding {
     public var pasteboard: String
     public var changeCount: Int
     public var items: [ItemInfo]
+    /// Where and when the current content was written (absent for a pasteboard never written
+    /// since the daemon's state began, and from daemons before links).
+    public var origin: ChangeOrigin?
+    /// Seconds until the content expires (`write` with `expire`), when it does.
+    public var expiresIn: Double?
 
-    public init(pasteboard: String, changeCount: Int, items: [ItemInfo]) {
+    public init(pasteboard: String, changeCount: Int, items: [ItemInfo], origin: ChangeOrigin? = nil, expiresIn: Double? = nil) {
         self.pasteboard = pasteboard
         self.changeCount = changeCount
         self.items = items
+        self.origin = origin
+        self.expiresIn = expiresIn
     }
 }
 
@@ -564,6 +590,8 @@ extension ItemsReply {
         try json.member("pasteboard", &pasteboard)
         try json.member("changeCount", &changeCount)
         try json.member("items", &items)
+        try json.member("origin", &origin)
+        try json.member("expiresIn", &expiresIn)
     }
 }
 

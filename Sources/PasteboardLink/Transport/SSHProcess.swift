@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CPasteboardSystem
+import PasteboardSystem
+import Synchronization
+
+/// The ssh process one attempt of a link runs, with pipes to its standard input and output (the
+/// link's byte stream) and its standard error, whose last lines are kept for the message when
+/// the link fails (a refused key, `pb: command not found` on the other machine).
+///
+/// ssh starts in a session of its own (it cannot ask for a password on our terminal: a link
+/// needs a key, an agent or a ControlMaster, as any background ssh does) with no signal blocked.
+final class SSHProcess: Sendable {
+    let pid: pid_t
+    /// Read: ssh's standard output.
+    let input: Int32
+    /// Write: ssh's standard input.
+    let output: Int32
+    private let errors: Int32
+    private let lastErrors = ErrorLines()
+
+    init(_ command: SSHCommand, environment: [String: String]) throws(LinkError) {
+        let program = try command.program(path: environment["PATH"])
+        var toSSH: [Int32] = [-1, -1], fromSSH: [Int32] = [-1, -1], errorPipe: [Int32] = [-1, -1]
+        guard pasteboard_pipe(&toSSH, O_CLOEXEC) == 0 else { throw LinkError("cannot make a pipe: \(SystemError.current)") }
+        guard pasteboard_pipe(&fromSSH, O_CLOEXEC) == 0 else {
+            let reason = SystemError.current
+            toSSH.forEach { close($0) }
+            throw LinkError("cannot make a pipe: \(reason)")
+        }
+        guard pasteboard_pipe(&errorPipe, O_CLOEXEC) == 0 else {
+            let reason = SystemError.current
+            (toSSH + fromSSH).forEach { close($0) }
+            throw LinkError("cannot make a pipe: \(reason)")
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + command.arguments.dropFirst()).map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        let pid = pasteboard_spawn_background(program, &argv, &envp, toSSH[0], fromSSH[1], errorPipe[1])
+        let reason = SystemError.current
+        close(toSSH[0])
+        close(fromSSH[1])
+        close(errorPipe[1])
+        guard pid > 0 else {
+            close(toSSH[1])
+            close(fromSSH[0])
+            close(errorPipe[0])
+            throw LinkError("cannot start \(program): \(reason)")
+        }
+        self.pid = pid
+        self.input = fromSSH[0]
+        self.output = toSSH[1]
+        self.errors = errorPipe[0]
+    }
+
+    /// Reads ssh's standard error until it closes, keeping the last lines and passing each on.
+    func collectErrors(_ line: @escaping @Sendable (String) -> Void) async {
+        let fd = errors
+        let kept = lastErrors
+        await BlockingWork.run {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                pending += buffer[..<count]
+                while let newline = pending.firstIndex(of: 10) {
+                    let text = String(decoding: pending[..<newline], as: UTF8.self).trimmingCharacters(in: " \r\t")
+                    pending.removeSubrange(...newline)
+                    guard !text.isEmpty else { continue }
+                    kept.append(String(text.prefix(512)))
+                    line(text)
+                }
+                if pending.count > 4096 { pending.removeAll() }
+            }
+            close(fd)
+        }
+    }
+
+    /// The last lines ssh wrote to its standard error.
+    var errorLines: [String] { lastErrors.lines }
+
+    /// Stops ssh (SIGTERM) and waits for it; returns its wait status.
+    func stop() async -> Int32 {
+        kill(pid, SIGTERM)
+        return await wait()
+    }
+
+    /// Waits for ssh to end; returns its wait status.
+    func wait() async -> Int32 {
+        let pid = pid
+        return await BlockingWork.run {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return status
+        }
+    }
+}
+
+private extension String {
+    func trimmingCharacters(in set: String) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+/// The last five lines ssh wrote to its standard error.
+private final class ErrorLines: Sendable {
+    private let kept = Mutex<[String]>([])
+
+    func append(_ line: String) {
+        kept.withLock { lines in
+            lines.append(line)
+            if lines.count > 5 { lines.removeFirst() }
+        }
+    }
+
+    var lines: [String] { kept.withLock { $0 } }
+}
