@@ -227,6 +227,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         }
         let reloader = await ConfigurationReloader(server: server, sources: sources, logger: logger)
         let supervisor = BridgeSupervisor(configuration: configuration, environment: environment, logger: logger, startup: server.bridgeStartup)
+        let links = LinkSupervisor(configuration: server.configuration, environment: environment, logger: logger)
         // A client that connects before the bridge has started (the paste that started this
         // daemon) waits for its first import, not only one that connects after.
         if supervisor.willStartBridge { server.bridgeStartup.expect(pid: nil, socketPath: configuration.socketPath) }
@@ -236,6 +237,8 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
                     .init(service: server), .init(service: reloader),
                     // The bridge ending (no display to serve, turned off) leaves the daemon running.
                     .init(service: supervisor, successTerminationBehavior: .ignore),
+                    // No links configured, or no pb to run them: the daemon runs on.
+                    .init(service: links, successTerminationBehavior: .ignore),
                 ],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger

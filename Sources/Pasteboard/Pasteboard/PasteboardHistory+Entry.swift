@@ -25,6 +25,9 @@ extension PasteboardHistory {
         /// Its items (types, sizes, MIME types; lazy while a live source still promises a
         /// representation of the current content).
         public let items: [PasteboardItem]
+        /// The machine the content came from over a link (its name, else the start of its id);
+        /// nil for a copy made on this machine.
+        public let machine: String?
 
         package init(_ info: HistoryEntryInfo, registry: TypeRegistry) {
             index = info.index
@@ -33,6 +36,7 @@ extension PasteboardHistory {
             isCurrent = info.current ?? false
             size = info.size
             preview = info.preview
+            machine = info.origin?.machineLabel
             items = info.items.enumerated().map { item, description in
                 PasteboardItem(index: item, changeCount: info.changeCount, info: description, registry: registry)
             }

@@ -75,24 +75,24 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
                 delay = min(delay * 2, .seconds(60))
                 continue
             }
-            guard let child = spawn(executable, arguments, lifeline: lifeline) else { return }
+            guard let child = SupervisedChild.spawn(executable, arguments, environment: environment, lifeline: lifeline, logger: logger, what: "the desktop bridge") else { return }
             logger.info("started the desktop bridge", metadata: ["pid": "\(child)"])
             startup.expect(pid: child, socketPath: configuration.socketPath)
             let status = await withGracefulShutdownHandler {
-                await Self.wait(for: child)
+                await SupervisedChild.wait(for: child)
             } onGracefulShutdown: {
                 kill(child, SIGTERM)
             }
             startup.bridgeEnded()
             lifeline.end()
             if (Task.isCancelled || Task.isShuttingDownGracefully) { return }
-            if Self.exitStatus(status) == BridgeExit.noUsableDisplay {
+            if SupervisedChild.exitStatus(status) == BridgeExit.noUsableDisplay {
                 logger.info("the desktop bridge found no display it may use; not starting it again", metadata: ["pid": "\(child)"])
                 return
             }
             if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
             logger.warning("the desktop bridge ended; starting it again", metadata: [
-                "pid": "\(child)", "status": "\(Self.describe(status))", "in": "\(delay)",
+                "pid": "\(child)", "status": "\(SupervisedChild.describe(status))", "in": "\(delay)",
             ])
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(60))
@@ -105,48 +105,6 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
         } catch {
             logger.warning("cannot write the bridge status", metadata: ["reason": "\(error.description)"])
         }
-    }
-
-    /// Starts the bridge with the daemon's environment, stdin and stdout on /dev/null, stderr
-    /// the daemon's (its log) and `lifeline`'s read end as descriptor 3; nil, logged, when it
-    /// cannot be started.
-    private func spawn(_ executable: String, _ arguments: [String], lifeline: BridgeLifeline) -> pid_t? {
-        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        defer { if null >= 0 { close(null) } }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        let pid = pasteboard_spawn_child(executable, &argv, &envp, null, lifeline.childEnd)
-        lifeline.childStarted()
-        guard pid > 0 else {
-            logger.error("cannot start the desktop bridge", metadata: ["executable": "\(executable)", "reason": "\(SystemError.current)"])
-            return nil
-        }
-        return pid
-    }
-
-    /// The child's wait status once it exited (waited for on a thread of its own).
-    private static func wait(for child: pid_t) async -> Int32 {
-        await BlockingWork.run {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-            return status
-        }
-    }
-
-    /// The exit status of a wait status, nil when the child was killed by a signal.
-    static func exitStatus(_ status: Int32) -> Int32? {
-        status & 0x7f == 0 ? (status >> 8) & 0xff : nil
-    }
-
-    /// A wait status in words.
-    static func describe(_ status: Int32) -> String {
-        let signal = status & 0x7f
-        if signal == 0 { return "exit \((status >> 8) & 0xff)" }
-        return "signal \(signal)"
     }
 
     /// `pasteboard-bridge` next to the running executable, else the first one on PATH.

@@ -55,7 +55,11 @@ public enum LinkAgent {
             // The socket's directory exists once the daemon runs: the lock is taken then.
             try lock.take()
             reporter.startWriting()
-            let ssh = try SSHProcess(command, environment: environment)
+            // The other end finds its own daemon: this one's socket is not passed on (a ssh that
+            // sends the environment, or a wrapper that runs the command here, would link it to itself).
+            var sshEnvironment = environment
+            sshEnvironment["PASTEBOARD_SOCKET"] = nil
+            let ssh = try SSHProcess(command, environment: sshEnvironment)
             let errors = Task { await ssh.collectErrors { reporter.log("ssh: \($0)") } }
             var failure: any Error
             do {

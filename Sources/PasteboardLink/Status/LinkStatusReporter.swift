@@ -28,13 +28,14 @@ public final class LinkStatusReporter: Sendable {
     /// Changes the status; a change of state is written at once, others within half a second.
     public func update(_ change: (inout LinkStatus) -> Void) {
         let snapshot: LinkStatus? = status.withLock { entry in
-            let before = (entry.value.state, entry.value.transfers.count)
+            let before = (entry.value.state, entry.value.transfers.count, entry.value.changesSent + entry.value.changesReceived + entry.value.changesSuperseded)
             change(&entry.value)
             entry.dirty = true
             let now = ContinuousClock.now
-            // A change of state, or a transfer begun or ended, is shown at once; counters and
+            // A change of state, a transfer begun or ended, or a change sent or taken is shown at once; counters and
             // progress at most every half second.
-            let due = entry.value.state != before.0 || entry.value.transfers.count != before.1
+            let changes = entry.value.changesSent + entry.value.changesReceived + entry.value.changesSuperseded
+            let due = entry.value.state != before.0 || entry.value.transfers.count != before.1 || changes != before.2
                 || entry.written.map { now - $0 > .milliseconds(500) } ?? true
             guard due else { return nil }
             entry.written = now

@@ -71,6 +71,9 @@ struct Link: AsyncParsableCommand {
     @Flag(name: .customLong("serve"), help: "Be the other end of a link on standard input and output (what ssh runs on the other machine).")
     var serve = false
 
+    @Option(name: .long, help: ArgumentHelp("Exit when this descriptor, the read end of a pipe, reaches its end (pasteboardd passes 3 to the links it keeps).", valueName: "fd"))
+    var lifeline: Int32?
+
     func validate() throws {
         if status || serve {
             guard destination == nil else { throw ValidationError("--status and --serve take no destination") }
@@ -85,6 +88,10 @@ struct Link: AsyncParsableCommand {
             throw ValidationError("--capture takes a size from 0 to 64M (a number, optionally followed by K, M or G), not '\(capture)'")
         }
         if SSHCommand.words(remotePB)?.isEmpty ?? true { throw ValidationError("--remote-pb is empty or has an unclosed quote") }
+        if let lifeline {
+            guard (0...65_535).contains(lifeline) else { throw ValidationError("--lifeline must be an open pipe's descriptor, not \(lifeline)") }
+            guard ParentLifeline.isPipe(lifeline) else { throw ValidationError("--lifeline \(lifeline) is not the read end of a pipe") }
+        }
     }
 
     /// A size with an optional K, M or G suffix, from 0 to 64 MiB; nil otherwise.
@@ -112,6 +119,9 @@ struct Link: AsyncParsableCommand {
         let socket = SocketLocation.currentSocketPath()
         if status { return try showStatus(socket: socket) }
         let log: @Sendable (String) -> Void = { Output.printError("pb link: \($0)") }
+        if let lifeline {
+            ParentLifeline.exitAtEnd(of: lifeline) { log("the daemon that started this link is gone; exiting") }
+        }
         do {
             if serve {
                 try await LinkAgent.serve(settings: settings, socketPath: socket, log: log)

@@ -24,13 +24,15 @@ enum HistoryFormatting {
         return String(decoding: (try? encoder.encode(entries)) ?? Data("[]".utf8), as: UTF8.self)
     }
 
-    /// `INDEX  TIME  TYPES  SIZE  PREVIEW`: the local time to the second, each item's types
-    /// joined by commas (items separated by spaces), the size, and the text on one line (white
-    /// space runs shown as one space, cut at `previewLength` characters with `…`); without
-    /// text, the first item's suggested name in brackets, if it has one.
+    /// `INDEX  TIME  TYPES  SIZE  [(from MACHINE)]  PREVIEW`: the local time to the second, each
+    /// item's types joined by commas (items separated by spaces), the size, the machine a linked
+    /// content came from, and the text on one line (white space runs shown as one space, cut at
+    /// `previewLength` characters with `…`); without text, the first item's suggested name in
+    /// brackets, if it has one.
     static func line(_ entry: HistoryEntryInfo) -> String {
         let types = entry.items.map { $0.representations.map(\.type).joined(separator: ",") }.joined(separator: " ")
         var fields = [String(entry.index), localTime(entry.time), types, ByteCount.describe(entry.size)]
+        if let origin = entry.origin { fields.append("(from \(oneLine(origin.machineLabel)))") }
         if let preview = entry.preview.map(oneLine), !preview.isEmpty {
             fields.append(preview)
         } else if let name = entry.items.first?.suggestedName {

@@ -3,15 +3,14 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import PasteboardDesktop
-import PasteboardSystem
 
-/// The bridge's end of the pipe pasteboardd keeps the write end of: its end-of-file means the
-/// daemon is gone (however it ended, SIGKILL included), and a bridge must not outlive it,
-/// holding the desktop selection and the bridge lock for nobody.
-enum ParentLifeline {
+/// A child's end of the pipe pasteboardd keeps the write end of (the desktop bridge's, a
+/// daemon-kept link's): its end-of-file means the daemon is gone (however it ended, SIGKILL
+/// included), and the child must not outlive it, holding the desktop selection, the bridge lock
+/// or a link for nobody.
+public enum ParentLifeline {
     /// Whether `fd` is open and a pipe.
-    static func isPipe(_ fd: Int32) -> Bool {
+    public static func isPipe(_ fd: Int32) -> Bool {
         var info = stat()
         return fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO
     }
@@ -20,7 +19,7 @@ enum ParentLifeline {
     /// end-of-file. Nothing is cleaned up first: the X server and the compositor drop the
     /// selections of a client that disconnects, the kernel releases the lock, and there is no
     /// daemon left to tell.
-    static func exitAtEnd(of fd: Int32, farewell: @escaping @Sendable () -> Void) {
+    public static func exitAtEnd(of fd: Int32, farewell: @escaping @Sendable () -> Void) {
         BlockingWork.start {
             var byte: UInt8 = 0
             while true {

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+package import Logging
+import PasteboardSystem
+import ServiceLifecycle
+
+/// Keeps the links the configuration names (`link = HOST ...`) up: one `pb link` child per
+/// machine, which runs ssh and starts it again with its own back-off when the link drops. A
+/// child rather than code in the daemon, like the desktop bridge: the daemon links no link
+/// code, and what ssh and the other machine do never stalls it. Each child has a lifeline (it
+/// exits when the daemon does, however the daemon ends) and is sent SIGTERM at graceful
+/// shutdown; one that ends anyway (a crash, killed) is started again after 1 s, doubling to
+/// 60 s, short again once a run lasted a minute.
+package struct LinkSupervisor: Service, CustomStringConvertible {
+    let configuration: DaemonConfiguration
+    let environment: [String: String]
+    let logger: Logger
+
+    package init(configuration: DaemonConfiguration, environment: [String: String], logger: Logger) {
+        self.configuration = configuration
+        self.environment = environment
+        self.logger = logger
+    }
+
+    package var description: String { "LinkSupervisor" }
+
+    package func run() async throws {
+        guard !configuration.links.isEmpty else { return }
+        guard let pb = CompanionExecutable.locate("pb", path: environment["PATH"]) else {
+            logger.error("cannot keep the configured links: pb was found neither next to pasteboardd nor on PATH",
+                         metadata: ["links": "\(configuration.links.joined(separator: " "))"])
+            return
+        }
+        await withDiscardingTaskGroup { group in
+            for destination in configuration.links {
+                group.addTask { await keep(destination, pb: pb) }
+            }
+        }
+    }
+
+    /// The arguments of the `pb link` child for `destination`.
+    func arguments(_ pb: String, destination: String) -> [String] {
+        var arguments = [pb, "link", "--lifeline", "\(BridgeLifeline.childDescriptor)", "--capture", "\(configuration.linkCapture)"]
+        for name in configuration.linkPasteboards { arguments += ["--share", name] }
+        if configuration.linkSensitive { arguments.append("--sensitive") }
+        if let ssh = configuration.linkSSH { arguments += ["--ssh", ssh] }
+        return arguments + ["--", destination]
+    }
+
+    private func keep(_ destination: String, pb: String) async {
+        var childEnvironment = environment
+        // The child links this daemon, wherever its socket is.
+        childEnvironment["PASTEBOARD_SOCKET"] = configuration.socketPath
+        let arguments = arguments(pb, destination: destination)
+        var delay: Duration = .seconds(1)
+        while !(Task.isCancelled || Task.isShuttingDownGracefully) {
+            let started = ContinuousClock.now
+            guard let lifeline = BridgeLifeline() else {
+                logger.error("cannot start the link", metadata: ["to": "\(destination)", "reason": "no pipe for its lifeline: \(SystemError.current)"])
+                try? await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(60))
+                continue
+            }
+            guard let child = SupervisedChild.spawn(pb, arguments, environment: childEnvironment, lifeline: lifeline, logger: logger,
+                                                    what: "the link to \(destination)") else { return }
+            logger.info("started the link", metadata: ["to": "\(destination)", "pid": "\(child)"])
+            let status = await withGracefulShutdownHandler {
+                await SupervisedChild.wait(for: child)
+            } onGracefulShutdown: {
+                kill(child, SIGTERM)
+            }
+            lifeline.end()
+            if Task.isCancelled || Task.isShuttingDownGracefully { return }
+            if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
+            logger.warning("the link ended; starting it again", metadata: [
+                "to": "\(destination)", "pid": "\(child)", "status": "\(SupervisedChild.describe(status))", "in": "\(delay)",
+            ])
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(60))
+        }
+    }
+}
