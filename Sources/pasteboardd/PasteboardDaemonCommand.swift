@@ -132,6 +132,31 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         valueName: "seconds"))
     var historyTransientSeconds: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "This machine's name to linked daemons and in their history (default: none, the host name).", valueName: "name"))
+    var machineName: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Keep these machines linked ([user@]host or ssh aliases, separated by spaces), each through a pb link child (default: none).",
+        valueName: "hosts"))
+    var link: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The ssh command of links, with its options, as rsync's -e (default: none, PASTEBOARD_SSH, else ssh).", valueName: "command"))
+    var linkSsh: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The pasteboards links share, separated by spaces (default: general).", valueName: "names"))
+    var linkPasteboards: String?
+
+    @Flag(name: .long, help: "Let links carry sensitive items too (the other end must allow them as well).")
+    var linkSensitive = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Most bytes of text a link sends with a change at once, 0 to 64M; the rest is fetched when pasted (default: 1M).",
+        valueName: "bytes"))
+    var linkCapture: String?
+
     /// The options that are configuration keys, as settings that win over the file.
     private var commandLineSettings: [ConfigurationSetting] {
         let given: [(ConfigurationKey, String?)] = [
@@ -156,6 +181,12 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.noBridge, noBridge ? "yes" : nil),
             (.bridgeRemoteDisplay, bridgeRemoteDisplay ? "yes" : nil),
             (.durablePrimary, durablePrimary ? "yes" : nil),
+            (.machineName, machineName),
+            (.link, link),
+            (.linkSSH, linkSsh),
+            (.linkPasteboards, linkPasteboards),
+            (.linkSensitive, linkSensitive ? "yes" : nil),
+            (.linkCapture, linkCapture),
         ]
         return given.compactMap { key, value in value.map { ConfigurationSetting(key, $0, origin: .commandLine) } }
     }
