@@ -226,6 +226,10 @@ let package = Package(
         ),
         .testTarget(name: "GalleryTests", dependencies: ["GalleryModel", "PasteboardTypes"]),
         .testTarget(
+            name: "PasteboardLinkTests",
+            dependencies: ["PasteboardLink", "PasteboardProtocol", "PasteboardSystem", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        .testTarget(
             name: "PasteboardIntegrationTests",
             dependencies: [
                 "Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardProtocol", "PasteboardSystem",

@@ -133,7 +133,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     var historyTransientSeconds: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "This machine's name to linked daemons and in their history (default: none, the host name).", valueName: "name"))
+        "This machine's name to linked daemons and in their history; none is the host name (default: none).", valueName: "name"))
     var machineName: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -142,7 +142,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     var link: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The ssh command of links, with its options, as rsync's -e (default: none, PASTEBOARD_SSH, else ssh).", valueName: "command"))
+        "The ssh command of links, with its options, as rsync's -e; none is PASTEBOARD_SSH, else ssh (default: none).", valueName: "command"))
     var linkSsh: String?
 
     @Option(name: .long, help: ArgumentHelp(

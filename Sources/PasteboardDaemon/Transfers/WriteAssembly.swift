@@ -143,7 +143,8 @@ final class WriteAssembly {
                     suggestedName: item.suggestedName,
                     visibility: item.visibility
                 )
-            })
+            }, origin: ChangeOrigin(machine: String(repeating: "f", count: 32), name: String(repeating: "n", count: 255), clock: ChangeOrigin.clocks.upperBound),
+               expiresIn: SecondsLimit.maximum)
             let summaryLength = MessageCodec.encode(.items(summary)).readableBytes + ProtocolLimits.headerLength
             if summaryLength > configuration.maxFrameLength {
                 throw ProtocolError(
@@ -293,7 +294,8 @@ final class WriteAssembly {
     /// each byte needed a six-byte escape, every number at its longest, every optional member
     /// present. Measured against the frame limit before encoding the real answer.
     private static func summaryBound(_ items: [ItemInfo], types: [[TypeIdentifier]], label: String, registry: TypeRegistry) -> Int {
-        var bound = 256 + 6 * label.utf8.count
+        // The origin (machine id, name up to 255 bytes, clock) and expiry add at most 1,800 bytes.
+        var bound = 2048 + 6 * label.utf8.count
         for (item, itemTypes) in zip(items, types) {
             bound += 128 + 6 * (item.suggestedName?.utf8.count ?? 0)
             for type in itemTypes {
