@@ -24,8 +24,10 @@ struct Run: AsyncParsableCommand {
             against xclip -o; xclip -o of 256 MiB from a pb copy --lazy source through the \
             bridge against xclip -o from xclip -i, with the daemon's and the bridge's peak \
             resident sizes) and bridge-wayland (the same export with wl-paste against wl-copy, \
-            on a headless sway). Baselines come from Debian's xsel, xclip, xvfb, sway, \
-            wl-clipboard, redis-server and redis-tools packages, and pb's peak memory from GNU time (the time \
+            on a headless sway), and link (two daemons linked by pb link through sshd on loopback: a \
+            16-byte paste on B of A's copy against ssh HOST cat FILE, and 256 MiB pulled across the \
+            link against ssh HOST cat FILE > /dev/null). Baselines come from Debian's xsel, xclip, xvfb, sway, \
+            wl-clipboard, redis-server, redis-tools and openssh-server packages, and pb's peak memory from GNU time (the time \
             package); a missing one is named in the table and our \
             figure is still printed where it can be measured. Nothing is installed by the bench.
             """
@@ -52,6 +54,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Size pasted through the desktop bridge, in MiB.", valueName: "MiB"))
     var bridgeSize = 256
 
+    @Option(help: ArgumentHelp("Size pulled across the link in the link scenario, in MiB.", valueName: "MiB"))
+    var linkSize = 256
+
     @Option(help: ArgumentHelp("Seconds each request-rate measurement lasts.", valueName: "seconds"))
     var rateSeconds = 5
 
@@ -74,6 +79,7 @@ struct Run: AsyncParsableCommand {
         for (option, size) in [("--copy-size", copySize), ("--held-size", heldSize)] where !(1...LargeCopy.largestMebibytes).contains(size) {
             throw ValidationError("\(option) must be 1 to \(LargeCopy.largestMebibytes) MiB (the copy scenario's daemon takes representations up to 64 GiB), not \(size)")
         }
+        guard (1...LargeCopy.largestMebibytes).contains(linkSize) else { throw ValidationError("--link-size must be 1 to \(LargeCopy.largestMebibytes) MiB, not \(linkSize)") }
         guard bridgeSize > 0, bridgeSize <= 4095 else { throw ValidationError("--bridge-size must be 1 to 4095 MiB (an X11 INCR transfer's size is 32 bits)") }
         guard runs > 0, rounds > 0, largeSize > 0, memorySize > 0, rateSeconds > 0, clients > 0, items > 0, connections > 0 else {
             throw ValidationError("every count and size must be positive")
@@ -86,7 +92,7 @@ struct Run: AsyncParsableCommand {
     }
 
     /// Every scenario, in the order a run measures them.
-    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland"]
+    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland", "link"]
 
     private var scenarios: [String] { only.split(separator: ",").map { String($0).trimmingSpaces } }
 
@@ -105,6 +111,9 @@ struct Run: AsyncParsableCommand {
         let bridge = DesktopBridgeSpeed(runs: runs, rounds: rounds, size: bridgeSize << 20) { progress($0) }
         if wanted.contains("bridge-x11") { rows += try await bridge.x11Rows() }
         if wanted.contains("bridge-wayland") { rows += try await bridge.waylandRows() }
+        if wanted.contains("link") {
+            rows += try await LinkSpeed(runs: min(runs, 50), rounds: rounds, size: linkSize << 20) { progress($0) }.rows()
+        }
         print(BenchRow.table(rows))
     }
 

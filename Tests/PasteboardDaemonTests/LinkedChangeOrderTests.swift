@@ -140,3 +140,24 @@ final class LinkedChangeOrderTests: XCTestCase {
         return directory
     }
 }
+
+extension LinkedChangeOrderTests {
+    func testTheSameChangeAgainReplacesOnlyWhatADroppedLinkLeftUnavailable() async throws {
+        let store = PasteboardStore(registry: .builtIn)
+        let link = FakePromiseOwner("pb link")
+        let origin = ChangeOrigin(machine: otherMachine, name: "beta", clock: 7)
+        try await store.replaceItems(of: "notes", with: [.promised(by: link, [(.png, 7)], size: 100)], conflict: .fail, origin: origin)
+        await store.clientGone(link) { _ in "the link dropped" }
+        let relinked = FakePromiseOwner("pb link, again")
+        try await store.replaceItems(of: "notes", with: [.promised(by: relinked, [(.png, 8)], size: 100)], conflict: .fail, origin: origin)
+        let summary = await store.summary(of: "notes")
+        XCTAssertEqual(summary.changeCount, 2, "the link that came back offered the same change again, and it replaced the unavailable one")
+        XCTAssertNil(summary.items.first?.representations.first?.unavailable)
+        do {
+            try await store.replaceItems(of: "notes", with: [.text("again")], conflict: .fail, origin: origin)
+            XCTFail("the same change replaced content that is still available")
+        } catch {
+            XCTAssertEqual(error.code, .superseded)
+        }
+    }
+}

@@ -149,7 +149,8 @@ package actor PasteboardStore {
     /// general pasteboard that shows the content it replaces was a transient copy (see
     /// `TransientCopy`) makes that content leave the history and the disk before it returns.
     /// With `origin` (a change a link brings from another machine), the items replace the
-    /// content only if that origin is later than the current content's (see `ChangeOrigin`);
+    /// content only if that origin is later than the current content's (see `ChangeOrigin`), or
+    /// the same while some of the content is unavailable (its link dropped and came back);
     /// otherwise nothing changes and `superseded` is thrown. Without it, the change is this
     /// machine's own, at the next tick of its logical clock.
     @discardableResult
@@ -172,7 +173,10 @@ package actor PasteboardStore {
             if let origin {
                 if let problem = origin.problem { throw ProtocolError(.invalidArgument, problem) }
                 logicalClock.observe(origin.clock)
-                if let currentOrigin = current.origin, origin <= currentOrigin {
+                // The same change again is taken only to replace what a dropped link left
+                // unavailable (a link that comes back offers its content anew).
+                let leftUnavailable = current.items.contains { $0.representations.contains(where: \.isUnavailable) }
+                if let currentOrigin = current.origin, origin < currentOrigin || (origin == currentOrigin && !leftUnavailable) {
                     throw ProtocolError(.superseded, "pasteboard '\(name)' holds a later change (\(currentOrigin)) than \(origin); nothing was written")
                 }
             }
