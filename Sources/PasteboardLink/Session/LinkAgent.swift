@@ -64,7 +64,7 @@ public enum LinkAgent {
             var failure: any Error
             do {
                 try await LinkStream.run(input: ssh.input, output: ssh.output, connection: connection, settings: settings, role: .dialer,
-                                         reporter: reporter, handshakeTimeout: .seconds(60))
+                                         reporter: reporter, handshakeTimeout: settings.handshakeTimeout)
                 failure = LinkError("the link to \(command.destination) ended")
             } catch {
                 failure = error
@@ -117,7 +117,7 @@ public enum LinkAgent {
             try lock.take()
             reporter.startWriting()
             try await LinkStream.run(input: input, output: output, connection: connection, settings: settings, role: .server,
-                                     reporter: reporter, handshakeTimeout: .seconds(60))
+                                     reporter: reporter, handshakeTimeout: settings.handshakeTimeout)
         }
     }
 }

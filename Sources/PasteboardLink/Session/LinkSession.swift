@@ -131,11 +131,17 @@ final class LinkSession: Sendable {
 
     func breakLink(_ error: ProtocolError) {
         reporter.log("cutting the link off: \(error.message)")
+        let failure = LinkError("the other end broke the link protocol: \(error.message)")
+        // The reason is the link's end, not the close that follows it.
+        helloWaiter.resolve(.failure(failure))
+        ended.resolve(failure)
         let frame = Frame.link(.error(error), requestID: 0)
         let outbox = outbox
-        Task { try? await outbox.send(frame) }
-        breaker.withLock { $0 }?(error)
-        helloWaiter.resolve(.failure(LinkError("the other end broke the link protocol: \(error.message)")))
+        let breaker = breaker.withLock { $0 }
+        Task {
+            try? await outbox.send(frame)
+            breaker?(error)
+        }
     }
 
     private func receiveOnLink(_ frame: Frame) throws(ProtocolError) {
@@ -152,7 +158,9 @@ final class LinkSession: Sendable {
             reporter.update { $0.latencyMicroseconds = max(0, Self.microsecondsNow - pong.value) }
             state.withLock { $0.lastPong = ContinuousClock.now }
         case .error(let error):
-            helloWaiter.resolve(.failure(LinkError("the other end ended the link: \(error.message)")))
+            let failure = LinkError("the other end ended the link: \(String(error.message.prefix(512)))")
+            helloWaiter.resolve(.failure(failure))
+            ended.resolve(failure)
             breaker.withLock { $0 }?(error)
         default:
             guard hasPeer else { throw ProtocolError(.handshakeRequired, "'\(message.op)' before link-hello") }

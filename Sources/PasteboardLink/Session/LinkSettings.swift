@@ -13,9 +13,12 @@ public struct LinkSettings: Sendable, Equatable {
     /// How long the link waits for a peer that sends nothing (no pong, no bytes of a fetch)
     /// before it gives up on it.
     public var stallTimeout: Duration
+    /// How long the other end's hello may take, ssh's login included.
+    public var handshakeTimeout: Duration
 
     public init(pasteboards: [String] = ["general"], sensitive: Bool = false, capture: Int = 1 << 20, window: Int = 4 << 20,
-                pingInterval: Duration = .seconds(10), stallTimeout: Duration = .seconds(30)) {
+                pingInterval: Duration = .seconds(10), stallTimeout: Duration = .seconds(30), handshakeTimeout: Duration = .seconds(60)) {
+        self.handshakeTimeout = handshakeTimeout
         self.pasteboards = pasteboards
         self.sensitive = sensitive
         self.capture = capture

@@ -33,10 +33,22 @@ enum LinkStream {
         let session = LinkSession(connection: connection, outbox: framed.outbox, settings: settings, role: role, reporter: reporter)
         session.onProtocolViolation { _ in channel.close(promise: nil) }
         try await channel.eventLoop.submit { route.attach(session) }.get()
-        defer { channel.close(promise: nil) }
-        // The frames go to the session; the channel's end is the link's.
-        channel.closeFuture.whenComplete { _ in session.streamClosed() }
-        try await session.run(handshakeTimeout: handshakeTimeout)
+        try await framed.channel.executeThenClose { inbound, _ in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // The frames go to the session as they are cut; the inbound stream only ends,
+                // or fails with bytes that are no frames (garbage, a length over the limit).
+                group.addTask {
+                    do {
+                        for try await _ in inbound {}
+                    } catch let error as FrameError {
+                        session.breakLink(ProtocolError(error.code, error.description))
+                    } catch {}
+                    session.streamClosed()
+                }
+                defer { group.cancelAll() }
+                try await session.run(handshakeTimeout: handshakeTimeout)
+            }
+        }
     }
 }
 

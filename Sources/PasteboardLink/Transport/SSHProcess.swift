@@ -66,7 +66,19 @@ final class SSHProcess: Sendable {
         await BlockingWork.run {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
+            var lastChance: ContinuousClock.Instant?
             while true {
+                // A grandchild of ssh's (a wrapper's) may hold the pipe open after ssh ended:
+                // once ssh was reaped, what comes within a second is still read, then no more.
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&waiting, 1, 100) == 0 {
+                    if let lastChance {
+                        if ContinuousClock.now > lastChance { break }
+                    } else if kept.isFinishing {
+                        lastChance = .now + .seconds(1)
+                    }
+                    continue
+                }
                 let count = read(fd, &buffer, buffer.count)
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
@@ -87,10 +99,26 @@ final class SSHProcess: Sendable {
     /// The last lines ssh wrote to its standard error.
     var errorLines: [String] { lastErrors.lines }
 
-    /// Stops ssh (SIGTERM) and waits for it; returns its wait status.
+    /// Stops ssh (SIGTERM, SIGKILL after two seconds: a wrapper script may sit in a child) and
+    /// waits for it; returns its wait status.
     func stop() async -> Int32 {
+        let pid = pid
+        // Already gone (the usual case: the link ended because ssh did): its status as it exited.
+        var status: Int32 = 0
+        defer { lastErrors.finish() }
+        if waitpid(pid, &status, WNOHANG) == pid { return status }
         kill(pid, SIGTERM)
-        return await wait()
+        return await BlockingWork.run {
+            var status: Int32 = 0
+            for _ in 0..<200 {
+                let reaped = waitpid(pid, &status, WNOHANG)
+                if reaped == pid || (reaped < 0 && errno != EINTR) { return status }
+                usleep(10_000)
+            }
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return status
+        }
     }
 
     /// Waits for ssh to end; returns its wait status.
@@ -113,9 +141,15 @@ private extension String {
     }
 }
 
-/// The last five lines ssh wrote to its standard error.
+/// The last five lines ssh wrote to its standard error, and whether ssh was reaped (its
+/// standard error is then read for one more second at most).
 private final class ErrorLines: Sendable {
     private let kept = Mutex<[String]>([])
+    private let finishing = Mutex(false)
+
+    func finish() { finishing.withLock { $0 = true } }
+
+    var isFinishing: Bool { finishing.withLock { $0 } }
 
     func append(_ line: String) {
         kept.withLock { lines in

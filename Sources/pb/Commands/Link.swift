@@ -59,6 +59,9 @@ struct Link: AsyncParsableCommand {
     @Option(name: .customLong("capture"), help: ArgumentHelp("The most bytes of text sent with a change at once (default 1M; K, M, G suffixes).", valueName: "size"))
     var capture = "1M"
 
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for the other end's hello, ssh's login included, 1 to 3600 (default 60).", valueName: "seconds"))
+    var timeout = 60
+
     @Flag(name: .customLong("once"), help: "Give up when the link drops or cannot be made, with its reason (exit 1), instead of trying again.")
     var once = false
 
@@ -84,6 +87,7 @@ struct Link: AsyncParsableCommand {
         for name in share {
             if let failure = PasteboardName.validationFailure(name) { throw ValidationError(failure) }
         }
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout must be 1 to 3600 seconds, not \(timeout)") }
         guard Self.bytes(capture) != nil else {
             throw ValidationError("--capture takes a size from 0 to 64M (a number, optionally followed by K, M or G), not '\(capture)'")
         }
@@ -112,7 +116,8 @@ struct Link: AsyncParsableCommand {
     }
 
     var settings: LinkSettings {
-        LinkSettings(pasteboards: share.isEmpty ? [PasteboardName.general] : share, sensitive: sensitive, capture: Self.bytes(capture) ?? 1 << 20)
+        LinkSettings(pasteboards: share.isEmpty ? [PasteboardName.general] : share, sensitive: sensitive, capture: Self.bytes(capture) ?? 1 << 20,
+                     handshakeTimeout: .seconds(timeout))
     }
 
     func run() async throws {
