@@ -23,7 +23,8 @@ enum QuickInvocation {
 
     /// Recognises `arguments` (without the program name), or returns nil.
     init?(arguments: some Collection<String>) {
-        guard let command = arguments.first else { return nil }
+        // PASTEBOARD_OSC52 may send the copy or paste to the terminal: `Copy` and `Paste` decide.
+        guard let command = arguments.first, !OSC52Setting.mayApplyUnasked else { return nil }
         var reader = Reader(arguments: Array(arguments.dropFirst()))
         switch command {
         case "paste":

@@ -34,6 +34,15 @@ struct Copy: AsyncParsableCommand {
             secret: the daemon keeps them in memory only, never on disk, and pb watch shows only \
             that the pasteboard changed. --expire clears the pasteboard after SECONDS (more than 0, \
             at most 1000000000) unless it changed meanwhile.
+
+            --osc52 sets the terminal's clipboard (or, with -p primary, its primary selection) \
+            with the OSC 52 escape sequence, written to /dev/tty, without the daemon: for a \
+            container or a host where pb is only a copied binary. It takes UTF-8 text from stdin \
+            or one FILE, at most 74994 bytes (a 100000-byte sequence; PASTEBOARD_OSC52_LIMIT \
+            raises it), and refuses more before sending anything. Inside tmux it needs 'set -g \
+            set-clipboard on'. PASTEBOARD_OSC52=fallback uses it only when no daemon is \
+            reachable and none can be started, and says so on stderr; PASTEBOARD_OSC52=always \
+            on every copy (see pb(1), OSC 52).
             """
     )
 
@@ -53,6 +62,9 @@ struct Copy: AsyncParsableCommand {
     @Flag(name: .customLong("sensitive"), help: "A secret: the daemon keeps it in memory only (never on disk), and watchers see only that it changed.")
     var sensitive = false
 
+    @Flag(name: .customLong("osc52"), help: "Set the terminal's clipboard with OSC 52 (on /dev/tty), not the daemon's: text from stdin or one FILE.")
+    var osc52 = false
+
     @Option(name: .customLong("expire"), parsing: .unconditional, help: ArgumentHelp("Clear the pasteboard this many seconds after the copy, unless it changed meanwhile.", valueName: "seconds"))
     var expire: Double?
 
@@ -61,6 +73,19 @@ struct Copy: AsyncParsableCommand {
         if verbose && !lazy { throw ValidationError("--verbose needs --lazy") }
         if lazy { try input.validateLazy() }
         if let expire, let failure = SecondsLimit.validationFailure(expire) { throw ValidationError("--expire \(failure)") }
+        if osc52, let conflict = osc52Conflict { throw ValidationError(conflict) }
+    }
+
+    /// Why this copy cannot go through OSC 52, which sends one text now to a terminal that keeps
+    /// no secret and no expiry; nil when it can.
+    private var osc52Conflict: String? {
+        if lazy { return "--osc52 sends the text now: it does not take --lazy" }
+        if sensitive { return "--osc52 does not take --sensitive: a terminal's clipboard keeps no secret" }
+        if expire != nil { return "--osc52 does not take --expire: a terminal's clipboard does not expire" }
+        if !input.representations.isEmpty { return "--osc52 copies one text: it does not take --rep" }
+        if input.files.count > 1 { return "--osc52 copies one text: give stdin or one FILE, not \(input.files.count) files" }
+        if OSC52Sequence.Selection(pasteboard: options.pasteboard) == nil { return OSC52Clipboard.refusal(pasteboard: options.pasteboard) }
+        return nil
     }
 
     /// `items` marked sensitive when asked.
@@ -75,6 +100,11 @@ struct Copy: AsyncParsableCommand {
     private var expiry: Duration? { expire.map(SecondsLimit.duration) }
 
     func run() async throws {
+        let setting = try OSC52Setting.current()
+        if try setting.usesTerminal(asked: osc52, conflict: osc52Conflict) {
+            try setting.throughTerminal(asked: osc52) { try copyToTerminal(setting) }
+            return
+        }
         let registry = TypeArguments.registry().registry
         if lazy {
             try await serveLazily(registry: registry)
@@ -93,6 +123,16 @@ struct Copy: AsyncParsableCommand {
             }
         }
         try await Self.copy(items, to: options.pasteboard, expiringAfter: expiry)
+    }
+
+    /// The copy through OSC 52: `-t`, when given, must be plain text.
+    private func copyToTerminal(_ setting: OSC52Setting) throws {
+        if let word = input.type {
+            let registry = TypeArguments.registry().registry
+            let type = try TypeArguments.copyType(word, registry: registry)
+            guard registry.conforms(type, to: .plainText) else { throw CLIError.usage("OSC 52 carries text only: -t \(word) is not plain text") }
+        }
+        try OSC52Clipboard(pasteboard: options.pasteboard, setting: setting).copy(file: input.files.first)
     }
 
     /// Puts `items`, their data read already, on the pasteboard `name`; returns once the daemon holds them.
