@@ -17,7 +17,7 @@ extension LinkSession {
         let (events, continuation) = AsyncThrowingStream.makeStream(of: LinkState.FetchEvent.self)
         let peerName: String = try state.withLock { state in
             guard let peer = state.peer else { throw LinkError("the link is not up") }
-            state.fetches[id] = LinkState.FetchInbox(continuation: continuation)
+            state.fetches[id] = LinkState.FetchInbox(continuation: continuation, window: ReceiveWindow(window: settings.window))
             return peer.name
         }
         reporter.update { $0.began(id: id, fetch.type, pasteboard: fetch.pasteboard, direction: .incoming) }
@@ -26,7 +26,6 @@ extension LinkSession {
             reporter.update { $0.ended(id: id) }
         }
         try await send(.fetch(fetch), on: id)
-        var window = ReceiveWindow(window: settings.window)
         var received = 0
         // A peer that stops sending mid-transfer is given up on after the stall timeout; time
         // spent writing here (a slow paster) is not the peer's.
@@ -49,13 +48,13 @@ extension LinkSession {
                 case .header(let header):
                     if let size = header.size { try await writer.declareSize(size) }
                 case .data(let buffer, let end):
-                    try window.receive(buffer.readableBytes)
                     if buffer.readableBytes > 0 { try await writer.write(buffer) }
                     received += buffer.readableBytes
                     let bytes = received
                     reporter.update { $0.progress(id: id, bytes: bytes) }
                     if end { return }
-                    if let credit = window.consume(buffer.readableBytes) {
+                    let consumed = buffer.readableBytes
+                    if let credit = state.withLock({ $0.fetches[id]?.window.consume(consumed) }) ?? nil {
                         try await send(.credit(Credit(bytes: credit)), on: id)
                     }
                 }
@@ -78,6 +77,8 @@ extension LinkSession {
             throw ProtocolError(.unexpectedMessage, "a frame on request \(id), which this end never made")
         }
         if frame.kind == .data {
+            let bytes = frame.payload.readableBytes
+            try state.withLock { state throws(ProtocolError) in try state.fetches[id]?.window.receive(bytes) }
             inbox.continuation.yield(.data(frame.payload, end: frame.isEnd))
             if frame.isEnd { inbox.continuation.finish() }
             return

@@ -117,6 +117,7 @@ extension LinkSession {
                 try assembly.take(frame.payload, end: frame.isEnd)
                 if assembly.isComplete {
                     state.offers[id] = nil
+                    state.inlineInFlight -= assembly.inlineBytes
                     return assembly
                 }
                 state.offers[id] = assembly
@@ -133,8 +134,13 @@ extension LinkSession {
             if assembly.isComplete {
                 apply(assembly, from: peer)
             } else {
+                let limit = settings.capture.multipliedReportingOverflow(by: 4).partialValue
                 try state.withLock { state throws(ProtocolError) in
                     guard state.offers[id] == nil, state.offers.count < 64 else { throw ProtocolError(.limitReached, "more than 64 offers in flight") }
+                    guard state.inlineInFlight + assembly.inlineBytes <= limit else {
+                        throw ProtocolError(.limitReached, "offers in flight declare more than \(limit) inline bytes")
+                    }
+                    state.inlineInFlight += assembly.inlineBytes
                     state.offers[id] = assembly
                 }
             }

@@ -153,7 +153,16 @@ final class LinkSession: Sendable {
             guard !hasPeer else { throw ProtocolError(.unexpectedMessage, "a second link-hello") }
             helloWaiter.resolve(.success(hello))
         case .ping(let ping):
-            sendSoon(.pong(ping), on: 0)
+            let answers = state.withLock { state in
+                defer { state.pongPending = true }
+                return !state.pongPending
+            }
+            if answers {
+                Task {
+                    try? await self.send(.pong(ping), on: 0)
+                    self.state.withLock { $0.pongPending = false }
+                }
+            }
         case .pong(let pong):
             reporter.update { $0.latencyMicroseconds = max(0, Self.microsecondsNow - pong.value) }
             state.withLock { $0.lastPong = ContinuousClock.now }

@@ -22,9 +22,17 @@ struct LinkState: Sendable {
     /// The latest local content of each shared pasteboard, which fetches are answered from.
     var current: [String: ItemsReply] = [:]
 
-    /// Where one fetch's frames go.
+    /// Whether a pong is on its way: a ping that comes meanwhile is not answered, so a peer
+    /// that floods pings and reads nothing piles up no answers.
+    var pongPending = false
+    /// The inline bytes the offers in `offers` declared, together: at most four captures.
+    var inlineInFlight = 0
+
+    /// Where one fetch's frames go, and its flow control: the peer sends only what this end
+    /// granted, checked as the bytes arrive (before they are buffered).
     struct FetchInbox: Sendable {
         let continuation: AsyncThrowingStream<FetchEvent, any Error>.Continuation
+        var window: ReceiveWindow
     }
 
     /// What arrives for a fetch.

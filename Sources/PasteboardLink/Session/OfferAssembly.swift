@@ -32,7 +32,11 @@ struct OfferAssembly: Sendable {
         }
         self.offer = offer
         self.expected = expected
+        self.inlineBytes = total
     }
+
+    /// The inline bytes the offer declared.
+    let inlineBytes: Int
 
     /// Whether the offer is complete (all inline bytes arrived).
     var isComplete: Bool { collected.count == expected.count }
