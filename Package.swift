@@ -97,9 +97,11 @@ let package = Package(
         // become pasteboard items, small text captured at once, the rest fetched from the owner
         // when loaded; pasteboard changes offered to the desktop, served by streaming loads),
         // the X11 clipboard-manager duty, and the bridge that runs them (pasteboard-bridge).
+        // zlib, for the PNG previews a drag handle draws (Debian's zlib1g-dev).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "PasteboardDesktop",
-            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardSystem", "PasteboardX11", "PasteboardWayland"]
+            dependencies: ["Pasteboard", "PasteboardTypes", "PasteboardDesktopTypes", "PasteboardSystem", "PasteboardX11", "PasteboardWayland", "CZlib"]
         ),
         // Links between daemons on several machines over the user's ssh: the link protocol's messages, the session
         // that offers changes and fetches promised bytes both ways, the ssh process, and the status files. A client
@@ -254,6 +256,6 @@ let explicitImports: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
-for target in package.targets where target.name != "CPasteboardSystem" {
+for target in package.targets where target.type != .system && target.name != "CPasteboardSystem" {
     target.swiftSettings = (target.swiftSettings ?? []) + explicitImports
 }
