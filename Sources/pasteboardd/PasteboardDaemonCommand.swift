@@ -145,11 +145,16 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
         "The ssh command of links, with its options, as rsync's -e; none is PASTEBOARD_SSH, else ssh (default: none).", valueName: "command"))
     var linkSsh: String?
 
+    @Option(name: .customLong("link-remote-pb"), help: ArgumentHelp(
+        "The command that runs pb on the linked machines; none is pb, found on the PATH a non-interactive ssh session has (default: none).",
+        valueName: "command"))
+    var linkRemotePB: String?
+
     @Option(name: .long, help: ArgumentHelp(
         "The pasteboards links share, separated by spaces (default: general).", valueName: "names"))
     var linkPasteboards: String?
 
-    @Flag(name: .long, help: "Let links carry sensitive items too (the other end must allow them as well).")
+    @Flag(name: .long, help: "Let the links this daemon keeps carry sensitive items too, both ways (they start the other end with it).")
     var linkSensitive = false
 
     @Option(name: .long, help: ArgumentHelp(
@@ -184,6 +189,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.machineName, machineName),
             (.link, link),
             (.linkSSH, linkSsh),
+            (.linkRemotePB, linkRemotePB),
             (.linkPasteboards, linkPasteboards),
             (.linkSensitive, linkSensitive ? "yes" : nil),
             (.linkCapture, linkCapture),

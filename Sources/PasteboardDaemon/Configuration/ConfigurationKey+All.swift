@@ -10,7 +10,7 @@ extension ConfigurationKey {
         .historyItems, .historyBytes, .historyTransientSeconds, .logLevel,
         .maxFrameLength, .window, .stateDirectory, .memoryOnly, .noHandoff,
         .noBridge, .bridgeRemoteDisplay, .durablePrimary,
-        .machineName, .link, .linkSSH, .linkPasteboards, .linkSensitive, .linkCapture,
+        .machineName, .link, .linkSSH, .linkRemotePB, .linkPasteboards, .linkSensitive, .linkCapture,
     ]
 
     /// `max-representation-size`: the largest eager representation taken, on disk or in memory.
@@ -67,6 +67,11 @@ extension ConfigurationKey {
 
     /// `link-ssh`: the ssh command of links, with its options.
     package static let linkSSH = text("link-ssh", \.linkSSH, needsRestart: true) { text throws(InvalidValue) in
+        guard !text.contains(where: { $0.isNewline }) else { throw InvalidValue("must be one line") }
+    }
+
+    /// `link-remote-pb`: the command that runs pb on the linked machines.
+    package static let linkRemotePB = text("link-remote-pb", \.linkRemotePB, needsRestart: true) { text throws(InvalidValue) in
         guard !text.contains(where: { $0.isNewline }) else { throw InvalidValue("must be one line") }
     }
 

@@ -72,6 +72,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     package var links: [String] = []
     /// The ssh command links run (words split at spaces, as rsync's `-e`); nil: `PASTEBOARD_SSH`, else `ssh`.
     package var linkSSH: String?
+    /// The command that runs pb on the linked machines (a shell command line there); nil: `pb`,
+    /// which a non-interactive ssh session finds only on its short PATH.
+    package var linkRemotePB: String?
     /// The pasteboards links share; `primary` and the named ones only when listed here.
     package var linkPasteboards: [String] = [PasteboardName.general]
     /// Whether links carry sensitive items (and marker types) too; by default secrets stay home.

@@ -47,6 +47,7 @@ package struct LinkSupervisor: Service, CustomStringConvertible {
         for name in configuration.linkPasteboards { arguments += ["--share", name] }
         if configuration.linkSensitive { arguments.append("--sensitive") }
         if let ssh = configuration.linkSSH { arguments += ["--ssh", ssh] }
+        if let remote = configuration.linkRemotePB { arguments += ["--remote-pb", remote] }
         return arguments + ["--", destination]
     }
 

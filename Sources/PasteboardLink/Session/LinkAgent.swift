@@ -147,10 +147,11 @@ final class LinkLock: Sendable {
         descriptor.withLock { $0 = fd }
     }
 
-    /// Removes the status and lets the lock go.
+    /// Removes the status and its lock file, and lets the lock go.
     func release() {
         guard let fd = descriptor.withLock({ $0 }) else { return }
         unlink(file.path)
+        unlink(file.lockPath)
         close(fd)
     }
 }

@@ -51,7 +51,10 @@ extension LinkSession {
             for representation in info.representations where representation.unavailable != true {
                 if !carriesSecrets, LinkMarkers.isMarker(representation.type) { continue }
                 var isInline = false
-                if let size = representation.size, size <= budget,
+                // Text the daemon holds crosses at once; a live source's is fetched when pasted,
+                // like everything else (reading it now would be its paste: a paste-once copy
+                // would be used up by the link).
+                if representation.lazy != true, let size = representation.size, size <= budget,
                    registry.conforms(TypeIdentifier(rawValue: representation.type), to: .text) {
                     isInline = true
                     budget -= size
@@ -195,6 +198,11 @@ extension LinkSession {
     /// inline bytes as data, every other representation as a promise fetched from the peer when pasted.
     private func apply(_ assembly: OfferAssembly, from peer: LinkHello) {
         let offer = assembly.offer
+        // A content that expires now is as good as cleared: it is not written.
+        if let expiresIn = offer.expiresIn, expiresIn <= 0 {
+            state.withLock { $0.received.insert(offer.origin) }
+            return
+        }
         let carriesSecrets = settings.sensitive && peer.sensitive
         state.withLock { $0.received.insert(offer.origin) }
         var providers: [ItemProvider] = []

@@ -61,7 +61,7 @@ final class LinkSession: Sendable {
     /// Runs the link until the peer goes, the stream breaks, or a rule is broken (thrown, with
     /// what happened in words).
     func run(handshakeTimeout: Duration = .seconds(60)) async throws {
-        guard let machine = connection.welcome.machine, MachineID.isValid(machine) else {
+        guard connection.welcome.machine.map(MachineID.isValid) == true else {
             throw LinkError("the daemon is too old for links (its welcome names no machine id): restart it with this release's pasteboardd")
         }
         try await send(.hello(hello), on: 0)
@@ -72,9 +72,7 @@ final class LinkSession: Sendable {
         }
         let peer = try await helloWaiter.value().get()
         timeout.cancel()
-        try check(peer, machine: machine)
         let shared = settings.pasteboards.filter(peer.pasteboards.contains)
-        state.withLock { $0.peer = peer; $0.shared = Set(shared) }
         reporter.update { $0.linked(to: peer, sharing: shared) }
         reporter.log("linked with \(peer.name) (\(peer.software)), sharing \(shared.isEmpty ? "nothing" : shared.joined(separator: " "))")
         defer { failAll(LinkError("the link to \(peer.name) dropped")) }
@@ -94,12 +92,15 @@ final class LinkSession: Sendable {
         }
     }
 
-    private func check(_ peer: LinkHello, machine: String) throws {
+    /// Why the link cannot go on with the peer that sent `peer`, or nil.
+    private func problem(with peer: LinkHello) -> String? {
         if peer.version != LinkHello.currentVersion {
-            throw LinkError("the other end speaks link protocol \(peer.version) (\(peer.software)), this one \(LinkHello.currentVersion): install the same release of pb on both machines")
+            return "the other end speaks link protocol \(peer.version) (\(peer.software.prefix(64))), this one \(LinkHello.currentVersion): install the same release of pb on both machines"
         }
-        if let problem = peer.problem { throw LinkError(problem) }
-        if peer.machine == machine { throw LinkError("the link leads back to this machine's own daemon (machine \(machine.prefix(8)))") }
+        if let problem = peer.problem { return problem }
+        let machine = connection.welcome.machine ?? ""
+        if peer.machine == machine { return "the link leads back to this machine's own daemon (machine \(machine.prefix(8)))" }
+        return nil
     }
 
     // MARK: - Frames from the peer
@@ -151,6 +152,15 @@ final class LinkSession: Sendable {
         switch message {
         case .hello(let hello):
             guard !hasPeer else { throw ProtocolError(.unexpectedMessage, "a second link-hello") }
+            // The peer is known before the next frame is routed (an offer may follow at once).
+            if let problem = problem(with: hello) {
+                helloWaiter.resolve(.failure(LinkError(problem)))
+                ended.resolve(LinkError(problem))
+                breaker.withLock { $0 }?(ProtocolError(.invalidArgument, problem))
+                return
+            }
+            let shared = settings.pasteboards.filter(hello.pasteboards.contains)
+            state.withLock { $0.peer = hello; $0.shared = Set(shared) }
             helloWaiter.resolve(.success(hello))
         case .ping(let ping):
             let answers = state.withLock { state in

@@ -46,20 +46,20 @@ struct Link: AsyncParsableCommand {
     @Option(name: .customLong("ssh"), help: ArgumentHelp("The ssh command and its options (default: PASTEBOARD_SSH, else ssh).", valueName: "command"))
     var ssh: String?
 
-    @Option(name: .customLong("remote-pb"), help: ArgumentHelp("The command that runs pb on the other machine (default: pb).", valueName: "command"))
+    @Option(name: .customLong("remote-pb"), help: ArgumentHelp("The command that runs pb on the other machine.", valueName: "command"))
     var remotePB = "pb"
 
     @Option(name: .customLong("share"), parsing: .singleValue,
             help: ArgumentHelp("A pasteboard to share (default: general). Repeat for several.", valueName: "name"))
     var share: [String] = []
 
-    @Flag(name: .customLong("sensitive"), help: "Let sensitive items and their marker types cross too (both ends must allow it).")
+    @Flag(name: .customLong("sensitive"), help: "Let sensitive items and their marker types cross too, both ways (this end starts the other with it).")
     var sensitive = false
 
-    @Option(name: .customLong("capture"), help: ArgumentHelp("The most bytes of text sent with a change at once (default 1M; K, M, G suffixes).", valueName: "size"))
+    @Option(name: .customLong("capture"), help: ArgumentHelp("The most bytes of text sent with a change at once (K, M, G suffixes).", valueName: "size"))
     var capture = "1M"
 
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for the other end's hello, ssh's login included, 1 to 3600 (default 60).", valueName: "seconds"))
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for the other end's hello, ssh's login included, 1 to 3600.", valueName: "seconds"))
     var timeout = 60
 
     @Flag(name: .customLong("once"), help: "Give up when the link drops or cannot be made, with its reason (exit 1), instead of trying again.")
