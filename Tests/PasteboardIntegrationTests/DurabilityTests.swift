@@ -75,7 +75,7 @@ final class DurabilityTests: IntegrationTestCase {
         XCTAssertEqual(try changeCount(), 1)
         try restartDaemon(kill9: true)
         XCTAssertEqual(try pbOK("paste").stdoutText, "small and safe", "the old archive is intact on disk too")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["daemon.lock", "data", "general.pasteboard", "history", "journal"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory).sorted(), ["daemon.lock", "data", "general.pasteboard", "history", "journal", "machine-id"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/data"), [],
                        "the refused copy left no stored file")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory + "/history").count, 1,
@@ -206,8 +206,9 @@ final class DurabilityTests: IntegrationTestCase {
         try restartDaemon(["--memory-only"], kill9: true)
         try pbOK("copy", stdin: Data("ephemeral".utf8))
         // The lock file the durable daemon of setUp held stays (lock files are not removed: a
-        // daemon starting meanwhile could lock a file already unlinked); nothing else is there.
-        XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory)) ?? []).filter { $0 != "daemon.lock" }, [])
+        // daemon starting meanwhile could lock a file already unlinked), and the machine id it
+        // made; nothing else is there.
+        XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: sandbox.stateDirectory)) ?? []).filter { $0 != "daemon.lock" && $0 != "machine-id" }, [])
         try restartDaemon(["--memory-only"], kill9: true)
         XCTAssertEqual(try changeCount(), 0)
     }

@@ -25,7 +25,7 @@ final class FaultTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdoutText, "before", "the previous content, never half of the new")
         XCTAssertEqual(try changeCount(), before)
         let leftovers = (FileManager.default.subpaths(atPath: sandbox.stateDirectory) ?? []).filter { path in
-            !path.hasSuffix(".pasteboard") && path != "history" && path != "journal" && path != "data" && path != "daemon.lock"
+            !path.hasSuffix(".pasteboard") && path != "history" && path != "journal" && path != "data" && path != "daemon.lock" && path != "machine-id"
                 && !(path.hasPrefix("history/") && path.hasSuffix(".entry"))
         }
         XCTAssertEqual(leftovers, [], "no temporary archive, history entry or stored file of the cut copy is left behind")
