@@ -11,9 +11,8 @@ public struct XdndDrop: Hashable, Sendable {
     }
 
     init(items: [UInt32]) throws(XdndError) {
-        guard items.count == 5 else { throw .malformed("XdndDrop with \(items.count) items") }
-        guard items[0] != 0 else { throw .malformed("XdndDrop from window None") }
-        self.init(source: WindowID(items[0]), time: items[2])
+        let window = try XdndMessage.peerWindow(items, of: "XdndDrop")
+        self.init(source: window, time: items[2])
     }
 
     var items: [UInt32] { [source.rawValue, 0, time, 0, 0] }

@@ -23,12 +23,11 @@ public struct XdndEnter: Hashable, Sendable {
     }
 
     init(items: [UInt32]) throws(XdndError) {
-        guard items.count == 5 else { throw .malformed("XdndEnter with \(items.count) items") }
-        guard items[0] != 0 else { throw .malformed("XdndEnter from window None") }
+        let window = try XdndMessage.peerWindow(items, of: "XdndEnter")
         let rawVersion = items[1] >> 24
         // A byte after the shift, so the narrowing below cannot trap.
         guard let version = XdndVersion(rawValue: UInt8(rawVersion)) else { throw .unsupportedVersion(rawVersion) }
-        source = WindowID(items[0])
+        source = window
         self.version = version
         usesTypeList = items[1] & 1 != 0
         types = items[2...4].map { Atom($0) }.filter { $0 != .none }

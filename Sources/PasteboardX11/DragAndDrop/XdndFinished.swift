@@ -27,9 +27,8 @@ public struct XdndFinished: Hashable, Sendable {
     }
 
     init(items: [UInt32]) throws(XdndError) {
-        guard items.count == 5 else { throw .malformed("XdndFinished with \(items.count) items") }
-        guard items[0] != 0 else { throw .malformed("XdndFinished from window None") }
-        self.init(target: WindowID(items[0]), succeeded: items[1] & 1 != 0, action: Atom(items[2]))
+        let window = try XdndMessage.peerWindow(items, of: "XdndFinished")
+        self.init(target: window, succeeded: items[1] & 1 != 0, action: Atom(items[2]))
     }
 
     var items: [UInt32] { [target.rawValue, succeeded ? 1 : 0, action.rawValue, 0, 0] }

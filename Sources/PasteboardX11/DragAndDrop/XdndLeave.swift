@@ -6,9 +6,8 @@ public struct XdndLeave: Hashable, Sendable {
     public init(source: WindowID) { self.source = source }
 
     init(items: [UInt32]) throws(XdndError) {
-        guard items.count == 5 else { throw .malformed("XdndLeave with \(items.count) items") }
-        guard items[0] != 0 else { throw .malformed("XdndLeave from window None") }
-        source = WindowID(items[0])
+        let window = try XdndMessage.peerWindow(items, of: "XdndLeave")
+        source = window
     }
 
     var items: [UInt32] { [source.rawValue, 0, 0, 0, 0] }

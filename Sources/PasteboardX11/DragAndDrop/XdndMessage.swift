@@ -52,4 +52,12 @@ public enum XdndMessage: Hashable, Sendable {
         case let .finished(message): message.items
         }
     }
+
+    /// The window a decoded message is from (data.l[0] of every XDND message: the source's or
+    /// the target's), refused when the items are not five or the window is None.
+    static func peerWindow(_ items: [UInt32], of name: String) throws(XdndError) -> WindowID {
+        guard items.count == 5 else { throw .malformed("\(name) with \(items.count) items") }
+        guard items[0] != 0 else { throw .malformed("\(name) from window None") }
+        return WindowID(items[0])
+    }
 }

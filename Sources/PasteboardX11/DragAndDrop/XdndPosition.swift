@@ -17,9 +17,8 @@ public struct XdndPosition: Hashable, Sendable {
     }
 
     init(items: [UInt32]) throws(XdndError) {
-        guard items.count == 5 else { throw .malformed("XdndPosition with \(items.count) items") }
-        guard items[0] != 0 else { throw .malformed("XdndPosition from window None") }
-        self.init(source: WindowID(items[0]), point: XdndPoint(packed: items[2]), time: items[3], action: Atom(items[4]))
+        let window = try XdndMessage.peerWindow(items, of: "XdndPosition")
+        self.init(source: window, point: XdndPoint(packed: items[2]), time: items[3], action: Atom(items[4]))
     }
 
     var items: [UInt32] { [source.rawValue, 0, point.packed, time, action.rawValue] }

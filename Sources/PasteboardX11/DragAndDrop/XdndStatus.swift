@@ -21,10 +21,9 @@ public struct XdndStatus: Hashable, Sendable {
     }
 
     init(items: [UInt32]) throws(XdndError) {
-        guard items.count == 5 else { throw .malformed("XdndStatus with \(items.count) items") }
-        guard items[0] != 0 else { throw .malformed("XdndStatus from window None") }
+        let window = try XdndMessage.peerWindow(items, of: "XdndStatus")
         self.init(
-            target: WindowID(items[0]), accepts: items[1] & 1 != 0, wantsEveryPosition: items[1] & 2 != 0,
+            target: window, accepts: items[1] & 1 != 0, wantsEveryPosition: items[1] & 2 != 0,
             quietRectangle: XdndRectangle(packedOrigin: items[2], packedSize: items[3]), action: Atom(items[4]))
     }
 
