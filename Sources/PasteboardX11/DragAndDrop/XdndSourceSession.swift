@@ -17,7 +17,12 @@
 ///   is reported only from a version-5 Finished with success and XdndActionMove on a drag that
 ///   asked for move. Before version 5 a Finished carries no outcome (its fields are reserved),
 ///   so a version-3 or -4 target's Finished is reported as a finished copy: the original is
-///   kept, since nothing told us the move was performed.
+///   kept, since nothing told us the move was performed (GTK reads the outcome bits only from
+///   version-5 targets too; an old target's DELETE conversion of XdndSelection is left unread).
+///
+/// The caller owns XdndSelection from the drag's start (with `source`) and serves the target's
+/// conversions at the times it names. XDND numbers no message, so a Status a target sent before
+/// the pointer left it and came back is taken as an answer to the new visit, as toolkits do.
 public struct XdndSourceSession: Sendable {
     /// How long a release waits for the Status of an outstanding Position.
     public static let defaultStatusTimeout: Duration = .seconds(2)
