@@ -6,7 +6,8 @@ import PasteboardX11
 ///
 /// `x11`: the first byte picks a decoder (the setup reply, an event, an error, the replies
 /// selections use, an Xauthority file); the rest is its input. They may refuse anything; they
-/// must not trap, a decoded event that can be encoded decodes to itself, and Xauthority entries
+/// must not trap, a decoded event that can be encoded (a SelectionNotify, an XDND message in a
+/// ClientMessage) decodes to itself, and Xauthority entries
 /// never claim more of the file than it has.
 ///
 /// `wayland`: the first byte picks an event signature of the interfaces the bridge binds, the
@@ -30,6 +31,7 @@ enum DesktopWireFuzzing {
                     invariantViolated(.x11, "a SelectionNotify does not survive encoding: \(notify)")
                 }
             }
+            if case let .other(code: 33, bytes: packet) = event, let summary = runXdnd(packet) { return summary }
             return "event: \(event)".prefix(80).description
         case 2:
             guard bytes.count >= 32 else { return "error: short" }
@@ -55,6 +57,22 @@ enum DesktopWireFuzzing {
             }
             return "xauthority: \(entries.count) entries"
         }
+    }
+
+    /// The XDND atoms of the `x11` target's inputs: XdndAware is 0x100, then `XdndAtoms.names`' order.
+    static let xdndAtoms: XdndAtoms? = try? XdndAtoms(interned: (0x100...0x10e).map { Atom($0) })
+
+    /// A ClientMessage an XDND peer could send: decoded as one of XDND's messages, which may be
+    /// refused; one that decodes re-encodes to bytes that decode to it again (decoding drops
+    /// what it does not believe, such as a refusal's action, once and for all).
+    private static func runXdnd(_ packet: [UInt8]) -> String? {
+        guard let atoms = xdndAtoms, let event = try? ClientMessage(decoding: packet) else { return nil }
+        guard let message = try? XdndMessage(decoding: event, atoms: atoms) else { return "client message: not XDND or refused" }
+        let bytes = message.clientMessage(window: event.window, atoms: atoms).encoded
+        guard let again = try? XdndMessage(decoding: ClientMessage(decoding: bytes), atoms: atoms), again == message else {
+            invariantViolated(.x11, "an XDND message does not survive encoding: \(message)")
+        }
+        return "xdnd: \(message)".prefix(80).description
     }
 
     /// The event signatures of the interfaces the bridge binds, without descriptors.

@@ -1,6 +1,7 @@
 /// A ClientMessage event (code 33) of format 32, sent with SendEvent: how a client that takes a
 /// manager selection announces itself on the root window (ICCCM §2.8, the `MANAGER` message),
-/// so clients waiting for a manager (an application that wants a clipboard manager) hear of it.
+/// so clients waiting for a manager (an application that wants a clipboard manager) hear of it,
+/// and how the two sides of an XDND drag talk (`XdndMessage`).
 public struct ClientMessage: Equatable, Sendable {
     /// The window the event is about (the root window for `MANAGER`).
     public let window: WindowID
