@@ -65,7 +65,7 @@ public enum LinkAgent {
             } catch {
                 failure = error
             }
-            let status = await ssh.stop()
+            let status = await ssh.stop(grace: .seconds(2))
             await errors.value
             throw explain(failure, status: status, errors: ssh.errorLines, command: command)
         }

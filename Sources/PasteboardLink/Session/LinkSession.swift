@@ -64,11 +64,19 @@ final class LinkSession: Sendable {
         guard let machine = connection.welcome.machine, MachineID.isValid(machine) else {
             throw LinkError("the daemon is too old for links (its welcome names no machine id): restart it with this release's pasteboardd")
         }
-        try await send(.hello(hello), on: 0)
         let waiter = helloWaiter
         let timeout = Task {
             try await Task.sleep(for: handshakeTimeout)
             waiter.resolve(.failure(LinkError("the other end did not answer within \(handshakeTimeout.seconds) s (is it a pb with links?)")))
+        }
+        defer { timeout.cancel() }
+        do {
+            try await send(.hello(hello), on: 0)
+        } catch {
+            // The stream was cut before the hello went (the other end's first bytes broke the
+            // rules, or it closed at once): the waiter knows why, the failed write does not.
+            if case .failure(let reason) = await waiter.value() { throw reason }
+            throw error
         }
         let peer = try await helloWaiter.value().get()
         timeout.cancel()

@@ -19,6 +19,8 @@ enum LinkStream {
             .channelInitializer { channel in
                 do {
                     let framed = try FramedChannel(channel, maxFrameLength: ProtocolLimits.defaultMaxFrameLength, routingTo: { route.deliver($0) })
+                    // Last, so it sees what the framing reports: bytes that are not frames.
+                    try channel.pipeline.syncOperations.addHandler(FrameErrorRoute(route: route))
                     framedBox.withLock { $0 = framed }
                     return channel.eventLoop.makeSucceededVoidFuture()
                 } catch {
@@ -40,9 +42,10 @@ enum LinkStream {
     }
 }
 
-/// Where the frames of a link go: held until the session exists, then straight to it.
+/// Where the frames of a link go: held until the session exists, then straight to it; and the
+/// framing's failure (bytes that are not frames), which ends the link with its reason.
 private final class FrameRoute: Sendable {
-    private let state = Mutex<(session: LinkSession?, pending: [Frame])>((nil, []))
+    private let state = Mutex<(session: LinkSession?, pending: [Frame], failure: FrameError?)>((nil, [], nil))
 
     func deliver(_ frame: Frame) {
         let session: LinkSession? = state.withLock { state in
@@ -52,12 +55,38 @@ private final class FrameRoute: Sendable {
         session?.receive(frame)
     }
 
+    /// The other end's bytes broke the framing: the session ends the link saying so (once attached).
+    func fail(_ error: FrameError) {
+        let session: LinkSession? = state.withLock { state in
+            if state.session == nil, state.failure == nil { state.failure = error }
+            return state.session
+        }
+        session?.breakLink(ProtocolError(error.code, error.description))
+    }
+
     func attach(_ session: LinkSession) {
-        let pending = state.withLock { state in
+        let (pending, failure) = state.withLock { state in
             state.session = session
-            defer { state.pending = [] }
-            return state.pending
+            defer { state.pending = []; state.failure = nil }
+            return (state.pending, state.failure)
         }
         for frame in pending { session.receive(frame) }
+        if let failure { session.breakLink(ProtocolError(failure.code, failure.description)) }
+    }
+}
+
+/// Passes the framing's errors to the route: without it they reach only the async channel's
+/// stream, which a link does not read, and the link failed with NIO's "I/O on closed channel"
+/// instead of what the other end sent (a shell's greeting on ssh's output, a frame too large).
+private final class FrameErrorRoute: ChannelInboundHandler, Sendable {
+    typealias InboundIn = Frame
+
+    private let route: FrameRoute
+
+    init(route: FrameRoute) { self.route = route }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? FrameError { route.fail(error) }
+        context.fireErrorCaught(error)
     }
 }
