@@ -39,9 +39,14 @@ final class RunningLink {
         }
     }
 
-    /// The ssh process this link runs now (a child of `pb link`), if any.
+    /// The ssh process this link runs now (a child of `pb link`), if any. pb spawns it from one
+    /// of its pool's threads, whose children /proc lists under that thread only.
     var sshProcess: pid_t? {
-        ProcessTree.children(of: pid).first { ProcessTree.command(of: $0) == "ssh" }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        let children = threads.flatMap { thread in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/children", encoding: .utf8)) ?? "").split(separator: " ").compactMap { pid_t($0) }
+        }
+        return children.first { ProcessTree.command(of: $0) == "ssh" && !ProcessTree.hasEnded($0) }
     }
 
     /// SIGTERM, then waits for the exit (SIGKILL after 10 s); the exit status, nil when killed.
