@@ -32,13 +32,17 @@ enum LinkStream {
             try? await channel.close()
             throw LinkError("the link's stream could not be set up")
         }
-        let session = LinkSession(connection: connection, outbox: framed.outbox, settings: settings, role: role, reporter: reporter)
-        session.onProtocolViolation { _ in channel.close(promise: nil) }
-        try await channel.eventLoop.submit { route.attach(session) }.get()
-        defer { channel.close(promise: nil) }
-        // The frames go to the session; the channel's end is the link's.
-        channel.closeFuture.whenComplete { _ in session.streamClosed() }
-        try await session.run(handshakeTimeout: handshakeTimeout)
+        // Through executeThenClose, which finishes the async channel's writer and closes it however
+        // the link ends: dropped while still open (a handshake that timed out, a peer that stopped
+        // answering pings), the writer trapped ("Deinited NIOAsyncWriter without calling finish()").
+        try await framed.channel.executeThenClose { _, _ in
+            let session = LinkSession(connection: connection, outbox: framed.outbox, settings: settings, role: role, reporter: reporter)
+            session.onProtocolViolation { _ in channel.close(promise: nil) }
+            try await channel.eventLoop.submit { route.attach(session) }.get()
+            // The frames go to the session; the channel's end is the link's.
+            channel.closeFuture.whenComplete { _ in session.streamClosed() }
+            try await session.run(handshakeTimeout: handshakeTimeout)
+        }
     }
 }
 
