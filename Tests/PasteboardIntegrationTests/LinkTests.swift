@@ -64,6 +64,10 @@ final class LinkTests: XCTestCase {
 
         try a.pbOK("copy", stdin: Data("hello from A\n".utf8))
         XCTAssertTrue(waitForPaste("hello from A\n", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        let origin = try XCTUnwrap(b.history().first?["origin"] as? [String: Any], "B's history says where the copy came from")
+        XCTAssertEqual(origin["name"] as? String, "A")
+        XCTAssertEqual(origin["machine"] as? String, try a.machineID())
+        XCTAssertNil(try a.history().first?["origin"], "A's own copy names no other machine")
 
         // An image with its title: the title (small text) crosses with the change, the image is
         // a promise B fetches from A when it is pasted.
@@ -155,6 +159,10 @@ final class LinkTests: XCTestCase {
             for text in texts {
                 let entries = history.filter { $0["preview"] as? String == text }
                 XCTAssertEqual(entries.count, 1, "\(machine.name)'s history records '\(text)' once: \(history.map { $0["preview"] ?? "-" })")
+                // Made on the machine its text names: there the entry has no origin, elsewhere that machine's.
+                let maker = text.hasSuffix("A") ? "A" : "C"
+                let origin = (entries.first?["origin"] as? [String: Any])?["name"] as? String
+                XCTAssertEqual(origin, machine.name == maker ? nil : maker, "the origin of '\(text)' on \(machine.name)")
             }
         }
     }
@@ -301,7 +309,9 @@ final class LinkTests: XCTestCase {
 
     // MARK: - Misbehaving peers
 
-    /// An "ssh" of the test's that writes `script`'s output as the other end (not sshd).
+    /// An "ssh" of the test's that writes `script`'s output as the other end (not sshd). A
+    /// script that means to stay silent keeps its standard output open (its shell holds it while
+    /// `cat` reads): `exec cat > /dev/null` would close it, which the link sees as a hang-up.
     private func fakeSSH(_ name: String, _ script: String, on machine: LinkedMachine) throws -> String {
         let path = machine.sandbox.path(name)
         try "#!/bin/sh\n\(script)\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -327,16 +337,16 @@ final class LinkTests: XCTestCase {
 
     func testAPeerThatSendsGarbageOrAHugeFrameIsRefusedWithOneLine() throws {
         // A login banner on stdout, as a shell's startup file prints it.
-        try assertRefused("printf 'Welcome to the machine!\\n'; exec cat > /dev/null", saying: "frame length")
+        try assertRefused("printf 'Welcome to the machine!\\n'; cat > /dev/null", saying: "frame length")
         // A frame whose payload is not a message.
-        try assertRefused("printf '\\000\\000\\000\\016\\001\\000\\000\\000\\000\\000not json'; exec cat > /dev/null", saying: "link")
+        try assertRefused("printf '\\000\\000\\000\\016\\001\\000\\000\\000\\000\\000not json'; cat > /dev/null", saying: "payload is not JSON")
         // A header that announces 2 GiB.
-        try assertRefused("printf '\\177\\377\\377\\377\\001\\000\\000\\000\\000\\000'; exec cat > /dev/null", saying: "frame length 2147483647")
+        try assertRefused("printf '\\177\\377\\377\\377\\001\\000\\000\\000\\000\\000'; cat > /dev/null", saying: "frame length 2147483647")
     }
 
     /// A peer that says nothing is given up on when the handshake's bound (60 s) passes.
     func testAPeerThatNeverAnswersIsGivenUpOnAfterTheHandshakeTimeout() throws {
-        try assertRefused("exec cat > /dev/null", saying: "did not answer within 60 s")
+        try assertRefused("cat > /dev/null", saying: "did not answer within 60 s")
     }
 
     func testAMissingRemotePBIsNamed() throws {

@@ -102,6 +102,11 @@ final class LinkedMachine {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
     }
 
+    /// The daemon's machine id, from its state directory.
+    func machineID() throws -> String {
+        try String(contentsOfFile: sandbox.stateDirectory + "/machine-id", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The links `pb link --status --json` lists here (none when it fails).
     func links() -> [[String: Any]] {
         guard let result = try? pb("link", "--status", "--json"), result.status == 0,
