@@ -78,11 +78,10 @@ final class LinkSession: Sendable {
             if case .failure(let reason) = await waiter.value() { throw reason }
             throw error
         }
+        // `receiveOnLink` checked the peer's hello and made it the link's peer as it arrived.
         let peer = try await helloWaiter.value().get()
         timeout.cancel()
-        try check(peer, machine: machine)
         let shared = settings.pasteboards.filter(peer.pasteboards.contains)
-        state.withLock { $0.peer = peer; $0.shared = Set(shared) }
         reporter.update { $0.linked(to: peer, sharing: shared) }
         reporter.log("linked with \(peer.name) (\(peer.software)), sharing \(shared.isEmpty ? "nothing" : shared.joined(separator: " "))")
         defer { failAll(LinkError("the link to \(peer.name) dropped")) }
@@ -153,6 +152,17 @@ final class LinkSession: Sendable {
         switch message {
         case .hello(let hello):
             guard !hasPeer else { throw ProtocolError(.unexpectedMessage, "a second link-hello") }
+            // The peer is the link's from here, on the stream's loop: its first offers follow its
+            // hello at once, and reached `receiveForPeerRequest` before `run` resumed from waiting
+            // for the hello, which cut the link off ("a request before link-hello").
+            do {
+                try check(hello, machine: connection.welcome.machine ?? "")
+            } catch {
+                helloWaiter.resolve(.failure(error as? LinkError ?? LinkError("\(error)")))
+                return
+            }
+            let shared = settings.pasteboards.filter(hello.pasteboards.contains)
+            state.withLock { $0.peer = hello; $0.shared = Set(shared) }
             helloWaiter.resolve(.success(hello))
         case .ping(let ping):
             sendSoon(.pong(ping), on: 0)
