@@ -88,6 +88,24 @@ final class LinkTests: XCTestCase {
         XCTAssertEqual(try b.pbOK("paste", "-t", "image/png").stdout, image, "and again, by MIME type, to stdout")
     }
 
+    /// Two machines with content of their own meet: both settle on the later content, over the
+    /// first session (the first offers follow the hello at once; the other end once cut the link
+    /// off for them, "a request before link-hello", and the link had to start again).
+    func testMachinesThatMeetSettleOnTheLaterContentOverTheirFirstSession() throws {
+        let machines = try make("A", "B")
+        let (a, b) = (machines["A"], machines["B"])
+        try a.pbOK("copy", stdin: Data("older, on A".utf8))
+        try b.pbOK("copy", stdin: Data("newer, on B".utf8))
+        let link = try linkUp(machines, a, b)
+        let served = link.servedStatus?["pid"] as? Int
+        XCTAssertTrue(waitForPaste("newer, on B", on: a), "A pastes \(a.pasted() ?? "nothing"): \(link.log)")
+        XCTAssertEqual(b.pasted(), "newer, on B", "the later copy stays on B")
+        try a.pbOK("copy", stdin: Data("marker".utf8))
+        XCTAssertTrue(waitForPaste("marker", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        XCTAssertFalse(link.log.contains("cutting the link off"), link.log)
+        XCTAssertEqual(link.servedStatus?["pid"] as? Int, served, "one session throughout: \(link.log)")
+    }
+
     // MARK: - Large data
 
     /// 256 MiB copied on A: only its offer crosses until B pastes it; then it streams through
@@ -246,6 +264,7 @@ final class LinkTests: XCTestCase {
         XCTAssertNotNil(status, "B's paste ends once the link is gone")
         XCTAssertNotEqual(status, 0, "B's paste fails")
         let message = paste.stderrLines.filter { !$0.isEmpty }
+        print("TEMP-MESSAGE \(message)")
         XCTAssertEqual(message.count, 1, "one line says why: \(message)")
         XCTAssertTrue(message.last?.hasPrefix("pb: ") == true, "\(message)")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: b.sandbox.path("out")), [], "no file, not even a partial one")
@@ -258,6 +277,26 @@ final class LinkTests: XCTestCase {
         }, "the link came back: \(link.log)")
         try a.pbOK("copy", stdin: Data("after the drop".utf8))
         XCTAssertTrue(waitForPaste("after the drop", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+    }
+
+    /// The other machine's end freezes (SIGSTOP) while linked: A's end gives up on it once it
+    /// has not answered pings for the stall bound (30 s), says so in its status, and links again.
+    func testAFrozenPeerIsGivenUpOnAndTheLinkComesBack() throws {
+        let machines = try make("A", "B")
+        let (a, b) = (machines["A"], machines["B"])
+        let link = try linkUp(machines, a, b)
+        let frozen = pid_t(try XCTUnwrap(link.servedStatus?["pid"] as? Int))
+        XCTAssertEqual(kill(frozen, SIGSTOP), 0)
+        defer { kill(frozen, SIGKILL) }
+
+        XCTAssertTrue(eventually(timeout: 90) { (link.status?["lastError"] as? String)?.contains("stalled") == true },
+                      "A's end gives up on the frozen one: \(link.status ?? [:]); \(link.log)")
+        XCTAssertTrue(link.process.process.isRunning, "A's pb link goes on: \(link.log)")
+        XCTAssertTrue(eventually(timeout: 60) {
+            link.status?["state"] as? String == "up" && link.servedStatus.map { $0["pid"] as? Int != Int(frozen) && $0["state"] as? String == "up" } == true
+        }, "a new link to B: \(link.log)")
+        try a.pbOK("copy", stdin: Data("after the freeze".utf8))
+        XCTAssertTrue(waitForPaste("after the freeze", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
     }
 
     // MARK: - Secrets
