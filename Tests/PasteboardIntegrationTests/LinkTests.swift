@@ -40,6 +40,13 @@ final class LinkTests: XCTestCase {
         eventually(timeout: timeout) { machine.pasted() == text }
     }
 
+    /// Copies `text` on `from` and waits (bounded) until `to` pastes it.
+    private func assertCopy(_ text: String, on from: LinkedMachine, pastesOn to: LinkedMachine, over link: RunningLink,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        try from.pbOK("copy", stdin: Data(text.utf8), file: file, line: line)
+        XCTAssertTrue(waitForPaste(text, on: to), "\(to.name) pastes \(to.pasted() ?? "nothing"), not '\(text)': \(link.log)", file: file, line: line)
+    }
+
     /// The representations of the first item `machine` lists, each `TYPE SIZE` with ` lazy` when
     /// a live source (here: the link) produces it.
     private func representations(on machine: LinkedMachine) throws -> [String] {
@@ -62,8 +69,7 @@ final class LinkTests: XCTestCase {
         XCTAssertEqual(link.status?["peer"] as? String, "B", "the dialing end names the other machine")
         XCTAssertEqual(link.servedStatus?["peer"] as? String, "A", "and the served end this one")
 
-        try a.pbOK("copy", stdin: Data("hello from A\n".utf8))
-        XCTAssertTrue(waitForPaste("hello from A\n", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        try assertCopy("hello from A\n", on: a, pastesOn: b, over: link)
         let origin = try XCTUnwrap(b.history().first?["origin"] as? [String: Any], "B's history says where the copy came from")
         XCTAssertEqual(origin["name"] as? String, "A")
         XCTAssertEqual(origin["machine"] as? String, try a.machineID())
@@ -100,8 +106,7 @@ final class LinkTests: XCTestCase {
         let served = link.servedStatus?["pid"] as? Int
         XCTAssertTrue(waitForPaste("newer, on B", on: a), "A pastes \(a.pasted() ?? "nothing"): \(link.log)")
         XCTAssertEqual(b.pasted(), "newer, on B", "the later copy stays on B")
-        try a.pbOK("copy", stdin: Data("marker".utf8))
-        XCTAssertTrue(waitForPaste("marker", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        try assertCopy("marker", on: a, pastesOn: b, over: link)
         XCTAssertFalse(link.log.contains("cutting the link off"), link.log)
         XCTAssertEqual(link.servedStatus?["pid"] as? Int, served, "one session throughout: \(link.log)")
     }
@@ -155,19 +160,15 @@ final class LinkTests: XCTestCase {
     func testAChainOfThreeMachinesCarriesEachChangeOnceToEveryMachine() throws {
         let machines = try make("A", "B", "C")
         let (a, b, c) = (machines["A"], machines["B"], machines["C"])
-        try linkUp(machines, a, b)
-        try linkUp(machines, b, c)
+        let ab = try linkUp(machines, a, b)
+        let bc = try linkUp(machines, b, c)
         let counts = try [a, b, c].map { try $0.changeCount() }
 
-        try a.pbOK("copy", stdin: Data("made on A".utf8))
-        XCTAssertTrue(waitForPaste("made on A", on: c), "C pastes \(c.pasted() ?? "nothing")")
-        try c.pbOK("copy", stdin: Data("made on C".utf8))
-        XCTAssertTrue(waitForPaste("made on C", on: a), "A pastes \(a.pasted() ?? "nothing")")
+        try assertCopy("made on A", on: a, pastesOn: c, over: bc)
+        try assertCopy("made on C", on: c, pastesOn: a, over: ab)
         // A marker from each end: what an echo would have brought comes before it on every link.
-        try a.pbOK("copy", stdin: Data("marker from A".utf8))
-        XCTAssertTrue(waitForPaste("marker from A", on: c))
-        try c.pbOK("copy", stdin: Data("marker from C".utf8))
-        XCTAssertTrue(waitForPaste("marker from C", on: a))
+        try assertCopy("marker from A", on: a, pastesOn: c, over: bc)
+        try assertCopy("marker from C", on: c, pastesOn: a, over: ab)
         XCTAssertTrue(waitForPaste("marker from C", on: b))
 
         let texts = ["made on A", "made on C", "marker from A", "marker from C"]
@@ -270,12 +271,8 @@ final class LinkTests: XCTestCase {
         try a.pbOK("list")
         try b.pbOK("list")
 
-        XCTAssertTrue(eventually(timeout: 60) {
-            link.servedStatus.map { $0["pid"] as? Int != oldServed && $0["state"] as? String == "up" } == true
-                && link.status?["state"] as? String == "up"
-        }, "the link came back: \(link.log)")
-        try a.pbOK("copy", stdin: Data("after the drop".utf8))
-        XCTAssertTrue(waitForPaste("after the drop", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        XCTAssertTrue(link.waitUntilUpAgain(replacing: oldServed), "the link came back: \(link.log)")
+        try assertCopy("after the drop", on: a, pastesOn: b, over: link)
     }
 
     /// The other machine's end freezes (SIGSTOP) while linked: A's end gives up on it once it
@@ -291,12 +288,8 @@ final class LinkTests: XCTestCase {
         XCTAssertNotNil(link.process.waitForLine(timeout: 90) { $0.contains("B did not answer for 30 s: the link stalled; trying again") },
                         "A's end gives up on the frozen one, saying why: \(link.log)")
         XCTAssertTrue(link.process.process.isRunning, "A's pb link goes on: \(link.log)")
-        XCTAssertTrue(eventually(timeout: 60) {
-            link.status?["state"] as? String == "up"
-                && b.links().contains { $0["destination"] as? String == "served" && $0["pid"] as? Int != Int(frozen) && $0["state"] as? String == "up" }
-        }, "a new link to B: \(link.log)")
-        try a.pbOK("copy", stdin: Data("after the freeze".utf8))
-        XCTAssertTrue(waitForPaste("after the freeze", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        XCTAssertTrue(link.waitUntilUpAgain(replacing: Int(frozen)), "a new link to B: \(link.log)")
+        try assertCopy("after the freeze", on: a, pastesOn: b, over: link)
     }
 
     // MARK: - Secrets
@@ -306,8 +299,7 @@ final class LinkTests: XCTestCase {
         let machines = try make("A", "B")
         let (a, b) = (machines["A"], machines["B"])
         let link = try linkUp(machines, a, b)
-        try a.pbOK("copy", stdin: Data("public words".utf8))
-        XCTAssertTrue(waitForPaste("public words", on: b))
+        try assertCopy("public words", on: a, pastesOn: b, over: link)
         let count = try b.changeCount()
 
         try a.pbOK("copy", "--sensitive", stdin: Data("hunter2".utf8))
@@ -332,8 +324,7 @@ final class LinkTests: XCTestCase {
         let machines = try make("A", "B")
         let (a, b) = (machines["A"], machines["B"])
         let link = try linkUp(machines, a, b)
-        try a.pbOK("copy", stdin: Data("before the restart".utf8))
-        XCTAssertTrue(waitForPaste("before the restart", on: b))
+        try assertCopy("before the restart", on: a, pastesOn: b, over: link)
         let served = try XCTUnwrap(link.servedStatus?["pid"] as? Int)
 
         b.stopDaemon()
@@ -342,8 +333,7 @@ final class LinkTests: XCTestCase {
         try b.startDaemon()
         XCTAssertTrue(link.waitUntilUp(timeout: 90), "the link came back: \(link.log)")
         XCTAssertEqual(b.pasted(), "before the restart", "B kept its content across the restart")
-        try a.pbOK("copy", stdin: Data("after the restart".utf8))
-        XCTAssertTrue(waitForPaste("after the restart", on: b), "B pastes \(b.pasted() ?? "nothing"): \(link.log)")
+        try assertCopy("after the restart", on: a, pastesOn: b, over: link)
     }
 
     // MARK: - Misbehaving peers

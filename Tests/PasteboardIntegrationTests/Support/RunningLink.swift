@@ -39,6 +39,18 @@ final class RunningLink {
         }
     }
 
+    /// Waits (up to `timeout` seconds) until the link is up again over a new session: the
+    /// dialing end up, and an end ssh started on the other machine, other than `old`, up too.
+    func waitUntilUpAgain(replacing old: Int?, timeout: TimeInterval = 60) -> Bool {
+        eventually(timeout: timeout) {
+            guard status?["state"] as? String == "up" else { return false }
+            return to.links().contains { served in
+                served["destination"] as? String == "served" && served["peer"] as? String == from.name
+                    && served["pid"] as? Int != old && served["state"] as? String == "up"
+            }
+        }
+    }
+
     /// The ssh process this link runs now (a child of `pb link`), if any. pb spawns it from one
     /// of its pool's threads, whose children /proc lists under that thread only.
     var sshProcess: pid_t? {
