@@ -89,6 +89,7 @@ final class LinkSession: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { throw await ended.value() }
             group.addTask { try await self.keepPinging() }
+            group.addTask { try await self.keepStatusCurrent() }
             for name in shared {
                 group.addTask { try await self.offerChanges(of: name) }
             }
@@ -216,6 +217,16 @@ final class LinkSession: Sendable {
                 throw LinkError("\(name) did not answer for \(settings.stallTimeout.seconds) s: the link stalled")
             }
             try await send(.ping(LinkPing(value: Self.microsecondsNow)), on: 0)
+        }
+    }
+
+    /// Writes what the status holds back every half second: `update` writes counters and
+    /// progress at most that often, and what it held back waited for the next change of state or
+    /// pong (10 s), so `pb link --status` showed a transfer's bytes that late.
+    private func keepStatusCurrent() async throws {
+        while true {
+            try await Task.sleep(for: .milliseconds(500))
+            reporter.flush()
         }
     }
 
