@@ -27,9 +27,9 @@ final class LinkTests: XCTestCase {
 
     /// Starts `pb link` on `from` to `to` with `options` and waits until both ends say up.
     @discardableResult
-    private func linkUp(_ machines: LinkedMachines, _ from: LinkedMachine, _ to: LinkedMachine, options: [String] = [],
+    private func linkUp(_ machines: LinkedMachines, _ from: LinkedMachine, _ to: LinkedMachine, options: [String] = [], sshOptions: [String] = [],
                         file: StaticString = #filePath, line: UInt = #line) throws -> RunningLink {
-        let link = try machines.link(from, to: to, options: options)
+        let link = try machines.link(from, to: to, options: options, sshOptions: sshOptions)
         XCTAssertTrue(link.waitUntilUp(), "the link from \(from.name) to \(to.name) never came up: \(link.log)\nsshd: \(machines.server.log)",
                       file: file, line: line)
         return link
@@ -321,9 +321,20 @@ final class LinkTests: XCTestCase {
     /// B's daemon stops while linked: B's end of the link ends, A's keeps trying, and once B's
     /// daemon is back the link is up again and copies cross.
     func testTheLinkComesBackAfterTheOtherDaemonRestarts() throws {
+        try restartTheOtherDaemon()
+    }
+
+    /// The same through an ssh that shares one connection (ControlMaster, kept by ControlPersist
+    /// in a process of its own, which holds none of pb link's pipes), as the help suggests for
+    /// links. The master outlives its last client by a second.
+    func testTheLinkComesBackAfterTheOtherDaemonRestartsThroughASharedSSHConnection() throws {
+        try restartTheOtherDaemon { a in ["-o", "ControlMaster=auto", "-o", "ControlPersist=1", "-o", "ControlPath=\(a.home)/cm-%C"] }
+    }
+
+    private func restartTheOtherDaemon(sshOptions: (LinkedMachine) -> [String] = { _ in [] }) throws {
         let machines = try make("A", "B")
         let (a, b) = (machines["A"], machines["B"])
-        let link = try linkUp(machines, a, b)
+        let link = try linkUp(machines, a, b, sshOptions: sshOptions(a))
         try assertCopy("before the restart", on: a, pastesOn: b, over: link)
         let served = try XCTUnwrap(link.servedStatus?["pid"] as? Int)
 

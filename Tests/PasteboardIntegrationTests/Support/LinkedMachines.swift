@@ -46,17 +46,20 @@ final class LinkedMachines {
     /// The ssh command `pb link --ssh` runs: no configuration of the user's, this server's port
     /// and key, any destination taken to 127.0.0.1, and the host key checked against the server's
     /// own known_hosts file, without prompts.
-    var sshCommand: String {
-        [LoopbackSSHServer.ssh, "-F", "none", "-p", String(server.port), "-i", server.clientKey, "-o", "IdentitiesOnly=yes",
+    var sshCommand: String { sshCommand() }
+
+    /// `sshCommand` with `options` of ssh's added (`-o ControlMaster=auto`…).
+    func sshCommand(_ options: [String] = []) -> String {
+        ([LoopbackSSHServer.ssh, "-F", "none", "-p", String(server.port), "-i", server.clientKey, "-o", "IdentitiesOnly=yes",
          "-o", "HostName=127.0.0.1", "-o", "User=\(server.user)", "-o", "UserKnownHostsFile=\(server.knownHostsFile)",
-         "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR"].joined(separator: " ")
+         "-o", "StrictHostKeyChecking=yes", "-o", "BatchMode=yes", "-o", "LogLevel=ERROR"] + options).joined(separator: " ")
     }
 
     /// Starts `pb link` on `from` to `to` with `options` (before the destination), stopped at `stop()`.
     @discardableResult
-    func link(_ from: LinkedMachine, to: LinkedMachine, options: [String] = [], remotePB: String? = nil) throws -> RunningLink {
+    func link(_ from: LinkedMachine, to: LinkedMachine, options: [String] = [], sshOptions: [String] = []) throws -> RunningLink {
         let destination = destination(of: to)
-        let process = try from.startPB(["link", "--ssh", sshCommand, "--remote-pb", remotePB ?? to.remotePB] + options + [destination])
+        let process = try from.startPB(["link", "--ssh", sshCommand(sshOptions), "--remote-pb", to.remotePB] + options + [destination])
         let link = RunningLink(from: from, to: to, destination: destination, process: process)
         links.append(link)
         return link
