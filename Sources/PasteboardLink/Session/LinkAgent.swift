@@ -69,22 +69,24 @@ public enum LinkAgent {
             } catch {
                 failure = error
             }
-            let status = await ssh.stop()
+            let status = await ssh.stop(grace: .seconds(2))
             await errors.value
-            throw explain(failure, status: status, errors: ssh.errorLines, command: command)
+            throw explain(failure, status: status, errors: ssh.errorLines, command: command, linked: reporter.current.state == .up)
         }
     }
 
     /// What a failed attempt means for the user: ssh's own failure, a remote machine without
-    /// pb or with one too old for links, or the link's error as it is.
-    static func explain(_ failure: any Error, status: Int32, errors: [String], command: SSHCommand) -> LinkError {
+    /// pb or with one too old for links, or the link's error as it is. Once `linked` (the
+    /// attempt came up), ssh's 255 is ssh stopped as the link ended, and the link's error says
+    /// why (it stalled), not "could not reach".
+    static func explain(_ failure: any Error, status: Int32, errors: [String], command: SSHCommand, linked: Bool = false) -> LinkError {
         let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : nil
         let said = errors.last.map { " (\($0))" } ?? ""
         let remote = command.remote.first ?? "pb"
         switch exited {
         case 127:
             return LinkError("\(command.destination) has no '\(remote)' on the PATH ssh gives it\(said): install pb there, or name it with --remote-pb")
-        case 255:
+        case 255 where !linked:
             return LinkError("ssh could not reach \(command.destination)\(said)")
         case 64 where "\(failure)".contains("before its hello"), 2 where "\(failure)".contains("before its hello"):
             return LinkError("the pb on \(command.destination) does not know 'pb link --serve' (too old?)\(said): install this release there")

@@ -64,12 +64,21 @@ final class LinkSession: Sendable {
         guard connection.welcome.machine.map(MachineID.isValid) == true else {
             throw LinkError("the daemon is too old for links (its welcome names no machine id): restart it with this release's pasteboardd")
         }
-        try await send(.hello(hello), on: 0)
         let waiter = helloWaiter
         let timeout = Task {
             try await Task.sleep(for: handshakeTimeout)
             waiter.resolve(.failure(LinkError("the other end did not answer within \(handshakeTimeout.seconds) s (is it a pb with links?)")))
         }
+        defer { timeout.cancel() }
+        do {
+            try await send(.hello(hello), on: 0)
+        } catch {
+            // The stream was cut before the hello went (the other end's first bytes broke the
+            // rules, or it closed at once): the waiter knows why, the failed write does not.
+            if case .failure(let reason) = await waiter.value() { throw reason }
+            throw error
+        }
+        // `receiveOnLink` checked the peer's hello and made it the link's peer as it arrived.
         let peer = try await helloWaiter.value().get()
         timeout.cancel()
         let shared = settings.pasteboards.filter(peer.pasteboards.contains)
@@ -80,6 +89,7 @@ final class LinkSession: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { throw await ended.value() }
             group.addTask { try await self.keepPinging() }
+            group.addTask { try await self.keepStatusCurrent() }
             for name in shared {
                 group.addTask { try await self.offerChanges(of: name) }
             }
@@ -225,6 +235,16 @@ final class LinkSession: Sendable {
                 throw LinkError("\(name) did not answer for \(settings.stallTimeout.seconds) s: the link stalled")
             }
             try await send(.ping(LinkPing(value: Self.microsecondsNow)), on: 0)
+        }
+    }
+
+    /// Writes what the status holds back every half second: `update` writes counters and
+    /// progress at most that often, and what it held back waited for the next change of state or
+    /// pong (10 s), so `pb link --status` showed a transfer's bytes that late.
+    private func keepStatusCurrent() async throws {
+        while true {
+            try await Task.sleep(for: .milliseconds(500))
+            reporter.flush()
         }
     }
 

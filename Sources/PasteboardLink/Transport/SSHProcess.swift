@@ -99,6 +99,30 @@ final class SSHProcess: Sendable {
     /// The last lines ssh wrote to its standard error.
     var errorLines: [String] { lastErrors.lines }
 
+    /// Gives ssh up to `grace` to end by itself, then stops it (SIGTERM); returns its wait status.
+    /// Once the link's stream is closed, ssh ends with the other end's exit status (127 when the
+    /// remote pb is missing), which says why the link failed; stopped at once, it reports 255 as
+    /// for an unreachable host. A task cancelled (pb link interrupted) does not wait.
+    func stop(grace: Duration) async -> Int32 {
+        let deadline = ContinuousClock.now + grace
+        while !Task.isCancelled, ContinuousClock.now < deadline {
+            if let status = exitStatusIfEnded() {
+                lastErrors.finish()
+                return status
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await stop()
+    }
+
+    /// ssh's wait status if it has ended (reaping it), else nil.
+    private func exitStatusIfEnded() -> Int32? {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, WNOHANG) } while result < 0 && errno == EINTR
+        return result == pid ? status : nil
+    }
+
     /// Stops ssh (SIGTERM, SIGKILL after two seconds: a wrapper script may sit in a child) and
     /// waits for it; returns its wait status.
     func stop() async -> Int32 {

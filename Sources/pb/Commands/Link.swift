@@ -133,8 +133,9 @@ struct Link: AsyncParsableCommand {
                 return
             }
             let environment = ProcessEnvironment.current()
-            var remote = SSHCommand.words(remotePB) ?? ["pb"]
-            remote += ["link", "--serve", "--capture", String(settings.capture)]
+            // The command goes as the user wrote it: ssh joins the words with spaces for the
+            // other machine's shell, which reads the user's quotes (a path with a space in it).
+            var remote = [remotePB, "link", "--serve", "--capture", String(settings.capture)]
             for name in settings.pasteboards { remote += ["--share", name] }
             if sensitive { remote.append("--sensitive") }
             let command = SSHCommand(ssh: try SSHCommand.sshWords(option: ssh, environment: environment), destination: destination!, remote: remote)
