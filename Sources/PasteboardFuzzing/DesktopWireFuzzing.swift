@@ -5,7 +5,7 @@ import PasteboardX11
 /// untrusted as a pasteboard client's frames (the display may be another user's, or broken).
 ///
 /// `x11`: the first byte picks a decoder (the setup reply, an event, an error, the replies
-/// selections use, an Xauthority file); the rest is its input. They may refuse anything; they
+/// selections and the drag's windows use, an Xauthority file); the rest is its input. They may refuse anything; they
 /// must not trap, a decoded event that can be encoded (a SelectionNotify, an XDND message in a
 /// ClientMessage) decodes to itself, and Xauthority entries
 /// never claim more of the file than it has.

@@ -19,8 +19,9 @@ final class WindowDecodingTests: XCTestCase {
     }
 
     private func expectedInput(detail: UInt8, state: KeyButtonMask = []) -> X11Event.InputEvent {
-        X11Event.InputEvent(detail: detail, time: 0x0a0b_0c0d, root: WindowID(0x536), event: WindowID(0x0020_0001), child: .none,
-                            rootX: 640, rootY: -3, eventX: 12, eventY: 34, state: state, sameScreen: true)
+        X11Event.InputEvent(detail: detail, pointer: X11Event.PointerSnapshot(
+            time: 0x0a0b_0c0d, root: WindowID(0x536), event: WindowID(0x0020_0001), child: .none,
+            rootX: 640, rootY: -3, eventX: 12, eventY: 34, state: state), sameScreen: true)
     }
 
     func testKeyButtonAndMotionEvents() throws {
@@ -32,7 +33,7 @@ final class WindowDecodingTests: XCTestCase {
         XCTAssertEqual(try X11Event.decode(input(6 | 0x80, detail: 1)[...]), .motionNotify(expectedInput(detail: 1)), "a hint; the SendEvent bit ignored")
         guard case let .buttonPress(other) = try X11Event.decode(input(4, detail: 3, state: 0x6000, sameScreen: 0)[...]) else { return XCTFail() }
         XCTAssertFalse(other.sameScreen)
-        XCTAssertEqual(other.state.rawValue, 0x6000, "XKB's group bits are kept, not refused")
+        XCTAssertEqual(other.pointer.state.rawValue, 0x6000, "XKB's group bits are kept, not refused")
     }
 
     func testMalformedInputEventsAreRefused() {
@@ -54,8 +55,10 @@ final class WindowDecodingTests: XCTestCase {
 
     func testEnterAndLeave() throws {
         XCTAssertEqual(try X11Event.decode(crossing(7, detail: 3, mode: 0, flags: 3)[...]), .enterNotify(X11Event.CrossingEvent(
-            detail: .nonlinear, time: 77, root: WindowID(0x536), event: WindowID(0x0020_0001), child: WindowID(0x0020_0005),
-            rootX: -1, rootY: 2, eventX: 3, eventY: 4, state: .control, mode: .normal, focus: true, sameScreen: true)))
+            detail: .nonlinear, pointer: X11Event.PointerSnapshot(
+                time: 77, root: WindowID(0x536), event: WindowID(0x0020_0001), child: WindowID(0x0020_0005),
+                rootX: -1, rootY: 2, eventX: 3, eventY: 4, state: .control),
+            mode: .normal, focus: true, sameScreen: true)))
         guard case let .leaveNotify(leave) = try X11Event.decode(crossing(8, detail: 2, mode: 1, flags: 2)[...]) else { return XCTFail() }
         XCTAssertEqual(leave.detail, .inferior)
         XCTAssertEqual(leave.mode, .grab)

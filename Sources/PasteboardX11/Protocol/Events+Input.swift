@@ -1,11 +1,8 @@
 extension X11Event {
-    /// KeyPress, KeyRelease, ButtonPress, ButtonRelease and MotionNotify, which share one layout
-    /// (protocol spec, "Events": KeyPress): what the drag handle hears of the pointer and, while
-    /// it grabs the keyboard, of Esc.
-    public struct InputEvent: Equatable, Sendable {
-        /// The keycode (8 to 255) of a key event, the button (1 to 255) of a button event, 0
-        /// (Normal) or 1 (Hint) for MotionNotify.
-        public let detail: UInt8
+    /// Where the pointer was and what was held down when an input or crossing event happened:
+    /// the fields those events share after their detail (protocol spec, "Events": KeyPress,
+    /// EnterNotify).
+    public struct PointerSnapshot: Equatable, Sendable {
         public let time: X11Timestamp
         public let root: WindowID
         /// The window the event is reported on (ours, or the grab window).
@@ -19,13 +16,11 @@ extension X11Event {
         public let eventY: Int16
         /// Buttons and modifiers down just before the event.
         public let state: KeyButtonMask
-        public let sameScreen: Bool
 
         public init(
-            detail: UInt8, time: X11Timestamp, root: WindowID, event: WindowID, child: WindowID,
-            rootX: Int16, rootY: Int16, eventX: Int16, eventY: Int16, state: KeyButtonMask, sameScreen: Bool
+            time: X11Timestamp, root: WindowID, event: WindowID, child: WindowID,
+            rootX: Int16, rootY: Int16, eventX: Int16, eventY: Int16, state: KeyButtonMask
         ) {
-            self.detail = detail
             self.time = time
             self.root = root
             self.event = event
@@ -35,6 +30,29 @@ extension X11Event {
             self.eventX = eventX
             self.eventY = eventY
             self.state = state
+        }
+
+        init(_ reader: inout WireReader) throws {
+            self.init(
+                time: try reader.u32(), root: WindowID(try reader.u32()), event: WindowID(try reader.u32()), child: WindowID(try reader.u32()),
+                rootX: try reader.i16(), rootY: try reader.i16(), eventX: try reader.i16(), eventY: try reader.i16(),
+                state: KeyButtonMask(rawValue: try reader.u16()))
+        }
+    }
+
+    /// KeyPress, KeyRelease, ButtonPress, ButtonRelease and MotionNotify, which share one layout
+    /// (protocol spec, "Events": KeyPress): what the drag handle hears of the pointer and, while
+    /// it grabs the keyboard, of Esc.
+    public struct InputEvent: Equatable, Sendable {
+        /// The keycode (8 to 255) of a key event, the button (1 to 255) of a button event, 0
+        /// (Normal) or 1 (Hint) for MotionNotify.
+        public let detail: UInt8
+        public let pointer: PointerSnapshot
+        public let sameScreen: Bool
+
+        public init(detail: UInt8, pointer: PointerSnapshot, sameScreen: Bool) {
+            self.detail = detail
+            self.pointer = pointer
             self.sameScreen = sameScreen
         }
     }
@@ -54,34 +72,15 @@ extension X11Event {
     /// hover, the handle's highlight).
     public struct CrossingEvent: Equatable, Sendable {
         public let detail: CrossingDetail
-        public let time: X11Timestamp
-        public let root: WindowID
-        public let event: WindowID
-        public let child: WindowID
-        public let rootX: Int16
-        public let rootY: Int16
-        public let eventX: Int16
-        public let eventY: Int16
-        public let state: KeyButtonMask
+        public let pointer: PointerSnapshot
         public let mode: CrossingMode
         /// Whether `event` is, or is an inferior of, the focus window.
         public let focus: Bool
         public let sameScreen: Bool
 
-        public init(
-            detail: CrossingDetail, time: X11Timestamp, root: WindowID, event: WindowID, child: WindowID, rootX: Int16, rootY: Int16,
-            eventX: Int16, eventY: Int16, state: KeyButtonMask, mode: CrossingMode, focus: Bool, sameScreen: Bool
-        ) {
+        public init(detail: CrossingDetail, pointer: PointerSnapshot, mode: CrossingMode, focus: Bool, sameScreen: Bool) {
             self.detail = detail
-            self.time = time
-            self.root = root
-            self.event = event
-            self.child = child
-            self.rootX = rootX
-            self.rootY = rootY
-            self.eventX = eventX
-            self.eventY = eventY
-            self.state = state
+            self.pointer = pointer
             self.mode = mode
             self.focus = focus
             self.sameScreen = sameScreen
@@ -97,30 +96,19 @@ extension X11Event {
         case 4, 5: guard detail != 0 else { throw X11Error.malformedFromServer("button event with button 0") }
         default: guard detail <= 1 else { throw X11Error.malformedFromServer("MotionNotify detail \(detail)") }
         }
-        let time = try reader.u32()
-        let root = WindowID(try reader.u32()), event = WindowID(try reader.u32()), child = WindowID(try reader.u32())
-        let rootX = try reader.i16(), rootY = try reader.i16(), eventX = try reader.i16(), eventY = try reader.i16()
-        let state = KeyButtonMask(rawValue: try reader.u16())
-        let sameScreen = try reader.bool("input event's same-screen")
-        return InputEvent(
-            detail: detail, time: time, root: root, event: event, child: child,
-            rootX: rootX, rootY: rootY, eventX: eventX, eventY: eventY, state: state, sameScreen: sameScreen)
+        let pointer = try PointerSnapshot(&reader)
+        return InputEvent(detail: detail, pointer: pointer, sameScreen: try reader.bool("input event's same-screen"))
     }
 
     /// The body of EnterNotify or LeaveNotify. Refuses an unknown detail or mode, and a last byte
     /// with bits other than focus (1) and same-screen (2).
     static func decodeCrossing(detail rawDetail: UInt8, _ reader: inout WireReader) throws -> CrossingEvent {
         guard let detail = CrossingDetail(rawValue: rawDetail) else { throw X11Error.malformedFromServer("crossing event detail \(rawDetail)") }
-        let time = try reader.u32()
-        let root = WindowID(try reader.u32()), event = WindowID(try reader.u32()), child = WindowID(try reader.u32())
-        let rootX = try reader.i16(), rootY = try reader.i16(), eventX = try reader.i16(), eventY = try reader.i16()
-        let state = KeyButtonMask(rawValue: try reader.u16())
+        let pointer = try PointerSnapshot(&reader)
         let rawMode = try reader.u8()
         guard let mode = CrossingMode(rawValue: rawMode) else { throw X11Error.malformedFromServer("crossing event mode \(rawMode)") }
         let flags = try reader.u8()
         guard flags & ~0x03 == 0 else { throw X11Error.malformedFromServer("crossing event flags 0x\(String(flags, radix: 16))") }
-        return CrossingEvent(
-            detail: detail, time: time, root: root, event: event, child: child, rootX: rootX, rootY: rootY,
-            eventX: eventX, eventY: eventY, state: state, mode: mode, focus: flags & 0x01 != 0, sameScreen: flags & 0x02 != 0)
+        return CrossingEvent(detail: detail, pointer: pointer, mode: mode, focus: flags & 0x01 != 0, sameScreen: flags & 0x02 != 0)
     }
 }

@@ -15,18 +15,12 @@ public struct GraphicsContextValues: Equatable, Sendable {
         self.graphicsExposures = graphicsExposures
     }
 
-    /// The value mask and the values in its bit order (a BOOL is a 32-bit 0 or 1).
-    func valueList() -> (mask: UInt32, values: [UInt32]) {
-        let fields: [(bit: UInt32, value: UInt32?)] = [
-            (0x4, foreground), (0x8, background), (0x10000, graphicsExposures.map { $0 ? 1 : 0 }),
-        ]
-        var mask: UInt32 = 0
-        var values: [UInt32] = []
-        for field in fields {
-            guard let value = field.value else { continue }
-            mask |= field.bit
-            values.append(value)
-        }
-        return (mask, values)
+    /// The value mask and the values in its bit order.
+    func valueList() -> ValueList<UInt32> {
+        var list = ValueList<UInt32>()
+        list.add(0x4, foreground)
+        list.add(0x8, background)
+        list.add(0x10000, graphicsExposures)
+        return list
     }
 }

@@ -31,23 +31,20 @@ public struct WindowAttributes: Equatable, Sendable {
         self.cursor = cursor
     }
 
-    /// The value mask and the values in the mask's bit order (a BOOL is a 32-bit 0 or 1).
+    /// The value mask and the values in the mask's bit order.
     /// Refuses event bits the spec leaves unused, which the server would answer with BadValue.
-    func valueList() throws(X11Error) -> (mask: UInt32, values: [UInt32]) {
+    func valueList() throws(X11Error) -> ValueList<UInt32> {
         if let eventMask, eventMask & EventMask.unused != 0 {
             throw .invalidArgument("CreateWindow: event mask 0x\(String(eventMask, radix: 16)) sets bits SETofEVENT leaves unused")
         }
-        let fields: [(bit: UInt32, value: UInt32?)] = [
-            (0x2, backgroundPixel), (0x8, borderPixel), (0x200, overrideRedirect.map { $0 ? 1 : 0 }),
-            (0x400, saveUnder.map { $0 ? 1 : 0 }), (0x800, eventMask), (0x2000, colormap), (0x4000, cursor),
-        ]
-        var mask: UInt32 = 0
-        var values: [UInt32] = []
-        for field in fields {
-            guard let value = field.value else { continue }
-            mask |= field.bit
-            values.append(value)
-        }
-        return (mask, values)
+        var list = ValueList<UInt32>()
+        list.add(0x2, backgroundPixel)
+        list.add(0x8, borderPixel)
+        list.add(0x200, overrideRedirect)
+        list.add(0x400, saveUnder)
+        list.add(0x800, eventMask)
+        list.add(0x2000, colormap)
+        list.add(0x4000, cursor)
+        return list
     }
 }

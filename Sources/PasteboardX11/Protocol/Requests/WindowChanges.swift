@@ -37,22 +37,18 @@ public struct WindowChanges: Equatable, Sendable {
     /// The 16-bit value mask and the values in its bit order. An INT16 value is sign-extended
     /// to its 32 bits, as Xlib and xcb send it. Refuses what the server would refuse: no change
     /// at all, a zero width or height, a sibling without a stack mode (BadMatch).
-    func valueList() throws(X11Error) -> (mask: UInt16, values: [UInt32]) {
+    func valueList() throws(X11Error) -> ValueList<UInt16> {
         guard width != 0, height != 0 else { throw .invalidArgument("ConfigureWindow: a width or height of 0") }
         guard sibling == nil || stackMode != nil else { throw .invalidArgument("ConfigureWindow: a sibling without a stack mode") }
-        let fields: [(bit: UInt16, value: UInt32?)] = [
-            (0x1, x.map { UInt32(bitPattern: Int32($0)) }), (0x2, y.map { UInt32(bitPattern: Int32($0)) }),
-            (0x4, width.map(UInt32.init)), (0x8, height.map(UInt32.init)), (0x10, borderWidth.map(UInt32.init)),
-            (0x20, sibling?.rawValue), (0x40, stackMode?.rawValue),
-        ]
-        var mask: UInt16 = 0
-        var values: [UInt32] = []
-        for field in fields {
-            guard let value = field.value else { continue }
-            mask |= field.bit
-            values.append(value)
-        }
-        guard mask != 0 else { throw .invalidArgument("ConfigureWindow: no change to make") }
-        return (mask, values)
+        var list = ValueList<UInt16>()
+        list.add(0x1, x.map { UInt32(bitPattern: Int32($0)) })
+        list.add(0x2, y.map { UInt32(bitPattern: Int32($0)) })
+        list.add(0x4, width.map(UInt32.init))
+        list.add(0x8, height.map(UInt32.init))
+        list.add(0x10, borderWidth.map(UInt32.init))
+        list.add(0x20, sibling?.rawValue)
+        list.add(0x40, stackMode?.rawValue)
+        guard list.mask != 0 else { throw .invalidArgument("ConfigureWindow: no change to make") }
+        return list
     }
 }
