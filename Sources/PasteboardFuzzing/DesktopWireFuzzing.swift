@@ -5,7 +5,7 @@ import PasteboardX11
 /// untrusted as a pasteboard client's frames (the display may be another user's, or broken).
 ///
 /// `x11`: the first byte picks a decoder (the setup reply, an event, an error, the replies
-/// selections use, an Xauthority file); the rest is its input. They may refuse anything; they
+/// selections and the drag's windows use, an Xauthority file); the rest is its input. They may refuse anything; they
 /// must not trap, a decoded event that can be encoded (a SelectionNotify, an XDND message in a
 /// ClientMessage) decodes to itself, and Xauthority entries
 /// never claim more of the file than it has.
@@ -31,7 +31,7 @@ enum DesktopWireFuzzing {
                     invariantViolated(.x11, "a SelectionNotify does not survive encoding: \(notify)")
                 }
             }
-            if case let .other(code: 33, bytes: packet) = event, let summary = runXdnd(packet) { return summary }
+            if case let .clientMessage(message) = event, let summary = runXdnd(message) { return summary }
             return "event: \(event)".prefix(80).description
         case 2:
             guard bytes.count >= 32 else { return "error: short" }
@@ -41,6 +41,8 @@ enum DesktopWireFuzzing {
                 (try? X11Reply.internAtom(bytes)) != nil, (try? X11Reply.getAtomName(bytes)) != nil,
                 (try? X11Reply.getSelectionOwner(bytes)) != nil, (try? X11Reply.queryExtension(bytes)) != nil,
                 (try? X11Reply.xfixesQueryVersion(bytes)) != nil, (try? X11Reply.getProperty(bytes)) != nil,
+                (try? X11Reply.queryTree(bytes)) != nil, (try? X11Reply.translateCoordinates(bytes)) != nil,
+                (try? X11Reply.queryPointer(bytes)) != nil, (try? X11Reply.grabStatus(bytes)) != nil,
                 (try? X11Reply.bigRequestsEnable(bytes)).map { units in
                     // What the connection does with it: checked against the core maximum, never trapping.
                     _ = try? X11Connection.bigRequestBytes(units: units, coreUnits: 65535)
@@ -65,8 +67,8 @@ enum DesktopWireFuzzing {
     /// A ClientMessage an XDND peer could send: decoded as one of XDND's messages, which may be
     /// refused; one that decodes re-encodes to bytes that decode to it again (decoding drops
     /// what it does not believe, such as a refusal's action, once and for all).
-    private static func runXdnd(_ packet: [UInt8]) -> String? {
-        guard let atoms = xdndAtoms, let event = try? ClientMessage(decoding: packet) else { return nil }
+    private static func runXdnd(_ event: ClientMessage) -> String? {
+        guard let atoms = xdndAtoms else { return nil }
         guard let message = try? XdndMessage(decoding: event, atoms: atoms) else { return "client message: not XDND or refused" }
         let bytes = message.clientMessage(window: event.window, atoms: atoms).encoded
         guard let again = try? XdndMessage(decoding: ClientMessage(decoding: bytes), atoms: atoms), again == message else {

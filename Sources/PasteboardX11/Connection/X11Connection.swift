@@ -251,7 +251,7 @@ public final class X11Connection {
     }
 
     /// How many events a client forged (sent with SendEvent where only the server may send
-    /// them) and were dropped.
+    /// them, or with bytes that do not decode) and were dropped.
     public private(set) var forgedEventCount = 0
 
     /// How many events wait unread.
@@ -307,17 +307,32 @@ public final class X11Connection {
             forgedEventCount += 1
         default:
             let event: X11Event
-            do { event = try X11Event.decode(packet[...], xfixesFirstEvent: xfixes?.firstEvent) } catch let e as X11Error { throw e } catch { throw .malformedFromServer("\(error)") }
+            do {
+                event = try X11Event.decode(packet[...], xfixesFirstEvent: xfixes?.firstEvent)
+            } catch {
+                // Sent by a client (SendEvent): bytes another client chose. One that does not
+                // decode (a ButtonPress of button 0, a crossing of an unknown mode) is dropped,
+                // not taken for the server breaking the protocol, which would end our connection.
+                if packet[0] & 0x80 != 0 {
+                    forgedEventCount += 1
+                    return
+                }
+                if let error = error as? X11Error { throw error }
+                throw .malformedFromServer("\(error)")
+            }
             if events.count - eventsStart >= Self.eventQueueLimit { _ = takeEvent(at: eventsStart) }
             events.append(event)
         }
     }
 
     /// The codes of the events only the server makes, which are dropped when a client sent
-    /// them: DestroyNotify, PropertyNotify, SelectionClear and XFIXES's SelectionNotify.
-    /// (SelectionNotify is sent by owners, and SelectionRequest only asks.)
+    /// them: DestroyNotify, PropertyNotify, SelectionClear and XFIXES's SelectionNotify; and the
+    /// key, button, motion and crossing events (2 to 8), so a client cannot drop or cancel a
+    /// drag by SendEvent: the drag follows the real pointer and keyboard. (SelectionNotify is
+    /// sent by owners, SelectionRequest only asks, a window manager sends ConfigureNotify by
+    /// ICCCM §4.1.5, and XDND's ClientMessages are sent by their nature.)
     private static func serverOnlyEvents(xfixes: ExtensionInfo?) -> [UInt8] {
-        [17, 28, 29] + (xfixes.map { [$0.firstEvent] } ?? [])
+        [2, 3, 4, 5, 6, 7, 8, 17, 28, 29] + (xfixes.map { [$0.firstEvent] } ?? [])
     }
 
     /// A reply to request N means the server finished every earlier request: their errors

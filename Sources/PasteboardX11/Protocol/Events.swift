@@ -9,6 +9,25 @@ public enum X11Event: Equatable, Sendable {
     /// A window was destroyed: the selection owner selects StructureNotify on each requestor's
     /// window so a requestor that exits mid-INCR ends its transfer at once.
     case destroyNotify(DestroyNotify)
+    /// A key went down or up (keycode in `detail`): Esc cancels a drag.
+    case keyPress(InputEvent)
+    case keyRelease(InputEvent)
+    /// A pointer button went down or up (button in `detail`): a press on the handle lifts
+    /// the drag, the release drops it.
+    case buttonPress(InputEvent)
+    case buttonRelease(InputEvent)
+    /// The pointer moved (Normal or Hint in `detail`).
+    case motionNotify(InputEvent)
+    case enterNotify(CrossingEvent)
+    case leaveNotify(CrossingEvent)
+    case expose(Expose)
+    case configureNotify(ConfigureNotify)
+    case mapNotify(MapChange)
+    case unmapNotify(MapChange)
+    /// A ClientMessage of format 32 (XDND's messages, ICCCM's MANAGER), decoded by
+    /// `ClientMessage(decoding:)`; one of another format stays `other`, since any client may
+    /// send one and no convention we speak uses it.
+    case clientMessage(ClientMessage)
     /// Any other event: its code (without the SendEvent bit) and bytes.
     case other(code: UInt8, bytes: [UInt8])
 
@@ -96,6 +115,30 @@ public enum X11Event: Equatable, Sendable {
         let detail = try reader.u8()
         try reader.skip(2)  // sequence
         switch code {
+        case 2:
+            return .keyPress(try decodeInput(code: code, detail: detail, &reader))
+        case 3:
+            return .keyRelease(try decodeInput(code: code, detail: detail, &reader))
+        case 4:
+            return .buttonPress(try decodeInput(code: code, detail: detail, &reader))
+        case 5:
+            return .buttonRelease(try decodeInput(code: code, detail: detail, &reader))
+        case 6:
+            return .motionNotify(try decodeInput(code: code, detail: detail, &reader))
+        case 7:
+            return .enterNotify(try decodeCrossing(detail: detail, &reader))
+        case 8:
+            return .leaveNotify(try decodeCrossing(detail: detail, &reader))
+        case 12:
+            return .expose(try decodeExpose(&reader))
+        case 18:
+            return .unmapNotify(try decodeMapChange(&reader, "UnmapNotify's from-configure"))
+        case 19:
+            return .mapNotify(try decodeMapChange(&reader, "MapNotify's override-redirect"))
+        case 22:
+            return .configureNotify(try decodeConfigure(&reader))
+        case 33 where detail == 32:
+            return .clientMessage(try ClientMessage(decoding: packet))
         case 17:
             return .destroyNotify(DestroyNotify(event: WindowID(try reader.u32()), window: WindowID(try reader.u32())))
         case 28:

@@ -35,3 +35,13 @@ public typealias X11Timestamp = UInt32
 
 /// The value that means "the server's current time" in requests taking a timestamp.
 public let currentTime: X11Timestamp = 0
+
+/// A graphics context (protocol spec, "Graphics Contexts"): a resource id the client allocates,
+/// as for windows, named apart so a window cannot be passed where CreateGC's id is meant.
+public struct GraphicsContextID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+    public var description: String { "gcontext 0x\(String(rawValue, radix: 16))" }
+}

@@ -72,7 +72,7 @@ public enum X11Reply {
     }
 
     /// A reply's fields after its header (reply marker, one byte, sequence, length).
-    private static func body(_ reply: [UInt8], _ context: String) throws -> WireReader {
+    static func body(_ reply: [UInt8], _ context: String) throws -> WireReader {
         var reader = WireReader(reply, context: context)
         guard reply.count >= 32, try reader.u8() == 1 else { throw X11Error.malformedFromServer("\(context): not a reply of 32 bytes or more") }
         try reader.skip(3)

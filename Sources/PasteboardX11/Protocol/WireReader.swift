@@ -38,6 +38,15 @@ struct WireReader {
         return value
     }
 
+    mutating func i16() throws -> Int16 { Int16(bitPattern: try u16()) }
+
+    /// A BOOL: 0 or 1; any other byte is refused (`what` names the field).
+    mutating func bool(_ what: String) throws -> Bool {
+        let byte = try u8()
+        guard byte <= 1 else { throw X11Error.malformedFromServer("\(context): \(what) is \(byte), not a BOOL") }
+        return byte == 1
+    }
+
     mutating func skip(_ count: Int) throws { _ = try take(count) }
 
     mutating func bytes(_ count: Int) throws -> ArraySlice<UInt8> { try take(count) }

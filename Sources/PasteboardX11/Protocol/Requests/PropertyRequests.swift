@@ -59,4 +59,15 @@ extension X11Request {
             writer.u32(longLength)
         }
     }
+
+    /// ChangeProperty of a list of 32-bit items (format 32): atoms or windows, such as XDND's
+    /// XdndAware (type ATOM, the version: XDND spec, "XdndAware") and XdndTypeList (type ATOM,
+    /// the offered types).
+    public static func changeProperty(
+        _ mode: PropertyMode = .replace, window: WindowID, property: Atom, type: Atom, items32: [UInt32]
+    ) throws(X11Error) -> X11Request {
+        var writer = WireWriter(capacity: items32.count * 4)
+        for item in items32 { writer.u32(item) }
+        return try changeProperty(mode, window: window, property: property, type: type, format: 32, data: writer.bytes)
+    }
 }

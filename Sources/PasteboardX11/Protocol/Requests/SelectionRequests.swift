@@ -35,4 +35,15 @@ extension X11Request {
             writer.append(event)
         }
     }
+
+    /// SendEvent of `message` to `destination` with an empty event mask, so it reaches the
+    /// window's creator only: how each XDND message goes to the other side's window (XDND spec,
+    /// "Sending messages"), and ICCCM §2.8's MANAGER (with StructureNotify, to the root).
+    public static func sendEvent(_ message: ClientMessage, to destination: WindowID, eventMask: UInt32 = 0) -> X11Request {
+        core("SendEvent", opcode: 25, expectsReply: false) { writer in
+            writer.u32(destination.rawValue)
+            writer.u32(eventMask)
+            writer.append(message.encoded)
+        }
+    }
 }
