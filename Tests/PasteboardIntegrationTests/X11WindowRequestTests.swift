@@ -131,4 +131,43 @@ final class X11WindowRequestTests: XCTestCase {
         try connection.send(.destroyWindow(window))
         try connection.sync()
     }
+
+    /// The search for the window a drag is over, answered by the server: a client top-level
+    /// (WM_STATE, as a window manager would set it) with XdndAware under a point, one without
+    /// beside it, the bare root elsewhere, and a proxy followed.
+    func testTheWindowUnderAPointIsFoundAsADragSourceFindsIt() throws {
+        let connection = try connect()
+        let root = connection.setup.root
+        let atoms = try XdndAtoms(interned: try connection.internAtoms(XdndAtoms.names))
+        let wmState = try connection.atom("WM_STATE")
+        func client(x: Int16, aware: Bool) throws -> WindowID {
+            let window = WindowID(try connection.allocateID())
+            try connection.send(.createWindow(window, parent: root, x: x, y: 100, width: 200, height: 150,
+                                              attributes: WindowAttributes(backgroundPixel: 0, borderPixel: 0, overrideRedirect: true)))
+            try connection.send(.changeProperty(window: window, property: wmState, type: wmState, items32: [1, 0]))
+            if aware { try connection.send(try atoms.announceAware(on: window)) }
+            try connection.send(.mapWindow(window))
+            return window
+        }
+        let target = try client(x: 100, aware: true)
+        let plain = try client(x: 400, aware: false)
+        try connection.sync()
+        let lookup = X11WindowLookup(connection: connection, root: root, atoms: atoms, wmState: wmState)
+        let found = try XdndTargetSearch.window(underRootX: 150, y: 150, root: root, lookup: lookup)
+        XCTAssertEqual(found?.window, target)
+        XCTAssertEqual(found?.awareVersion, 5)
+        XCTAssertNil(found?.proxy)
+        let beside = try XdndTargetSearch.window(underRootX: 450, y: 150, root: root, lookup: lookup)
+        XCTAssertEqual(beside?.window, plain)
+        XCTAssertNil(beside?.version, "a client without XdndAware takes no drops")
+        XCTAssertNil(try XdndTargetSearch.window(underRootX: 10, y: 10, root: root, lookup: lookup), "over the bare root")
+        XCTAssertNil(try XdndTargetSearch.window(underRootX: 150, y: 150, root: root, ignoring: [target], lookup: lookup),
+                     "our own handle is looked through")
+
+        let proxy = WindowID(try connection.allocateID())
+        try connection.send(.createInputOnlyWindow(proxy, parent: root, eventMask: 0))
+        try connection.send(.changeProperty(window: target, property: atoms.proxy, type: .window, items32: [proxy.rawValue]))
+        try connection.sync()
+        XCTAssertEqual(try XdndTargetSearch.window(underRootX: 150, y: 150, root: root, lookup: lookup)?.proxy, proxy)
+    }
 }

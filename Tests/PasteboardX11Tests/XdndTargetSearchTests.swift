@@ -11,49 +11,49 @@ final class XdndTargetSearchTests: XCTestCase {
         var aware: [WindowID: UInt32] = [:]
         var proxies: [WindowID: WindowID] = [:]
 
-        func child(of window: WindowID, containingRootX x: Int16, y: Int16) async throws -> WindowID? { children[window] }
-        func hasWMState(_ window: WindowID) async throws -> Bool { wmState.contains(window) }
-        func awareVersion(of window: WindowID) async throws -> UInt32? { aware[window] }
-        func proxy(of window: WindowID) async throws -> WindowID? { proxies[window] }
+        func child(of window: WindowID, containingRootX x: Int16, y: Int16) throws -> WindowID? { children[window] }
+        func hasWMState(_ window: WindowID) throws -> Bool { wmState.contains(window) }
+        func awareVersion(of window: WindowID) throws -> UInt32? { aware[window] }
+        func proxy(of window: WindowID) throws -> WindowID? { proxies[window] }
     }
 
     private let root = WindowID(1)
     private let frame = WindowID(10), client = WindowID(11), handle = WindowID(20)
 
-    func testTheAwareWindowUnderTheWindowManagersFrameIsFound() async throws {
+    func testTheAwareWindowUnderTheWindowManagersFrameIsFound() throws {
         // root → frame (the window manager's) → client (WM_STATE, XdndAware 5).
         let tree = Tree(children: [root: frame, frame: client], wmState: [client], aware: [client: 5])
-        let found = try await XdndTargetSearch.window(underRootX: 10, y: 10, root: root, lookup: tree)
+        let found = try XdndTargetSearch.window(underRootX: 10, y: 10, root: root, lookup: tree)
         XCTAssertEqual(found, XdndTargetWindow(window: client, awareVersion: 5))
         XCTAssertEqual(found?.version, .newest)
     }
 
-    func testATopLevelWithoutXdndAwareIsNoTargetAndTheRootIsNothing() async throws {
+    func testATopLevelWithoutXdndAwareIsNoTargetAndTheRootIsNothing() throws {
         let plain = Tree(children: [root: frame, frame: client], wmState: [client])
-        let found = try await XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: plain)
+        let found = try XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: plain)
         XCTAssertEqual(found?.window, client)
         XCTAssertNil(found?.version, "a client that does not take drops")
-        let bare = try await XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: Tree())
+        let bare = try XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: Tree())
         XCTAssertNil(bare, "over the root window, nothing")
     }
 
-    func testAProxyTakesTheMessagesAndOurOwnHandleIsLookedThrough() async throws {
+    func testAProxyTakesTheMessagesAndOurOwnHandleIsLookedThrough() throws {
         let proxied = Tree(children: [root: client], wmState: [client], aware: [client: 4], proxies: [client: WindowID(99)])
-        let found = try await XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: proxied)
+        let found = try XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: proxied)
         XCTAssertEqual(found?.proxy, WindowID(99))
 
         let overHandle = Tree(children: [root: handle], aware: [handle: 5])
-        let ignored = try await XdndTargetSearch.window(underRootX: 0, y: 0, root: root, ignoring: [handle], lookup: overHandle)
+        let ignored = try XdndTargetSearch.window(underRootX: 0, y: 0, root: root, ignoring: [handle], lookup: overHandle)
         XCTAssertNil(ignored, "the drag never targets its own handle")
     }
 
-    func testACyclicOrEndlessTreeEndsWithinTheBound() async throws {
+    func testACyclicOrEndlessTreeEndsWithinTheBound() throws {
         let cycle = Tree(children: [root: frame, frame: client, client: frame])
-        let found = try await XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: cycle)
+        let found = try XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: cycle)
         XCTAssertEqual(found, XdndTargetWindow(window: client, awareVersion: nil), "a window met again ends the walk")
         var deep = Tree()
         for level in 1..<100 { deep.children[WindowID(UInt32(level))] = WindowID(UInt32(level + 1)) }
-        let bounded = try await XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: deep)
+        let bounded = try XdndTargetSearch.window(underRootX: 0, y: 0, root: root, lookup: deep)
         XCTAssertEqual(bounded?.window, WindowID(UInt32(XdndTargetSearch.depthLimit + 1)))
         XCTAssertNil(bounded?.version)
     }

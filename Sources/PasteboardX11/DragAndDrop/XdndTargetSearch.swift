@@ -1,16 +1,17 @@
 /// What finding the window under the pointer asks the X server, through whoever owns the
-/// connection (a session on its thread; a test's fake).
-public protocol XdndWindowLookup: Sendable {
+/// connection (`X11WindowLookup` on a session's thread, whose requests block as every X11
+/// session's do; a test's fake).
+public protocol XdndWindowLookup {
     /// The child of `window` that contains the root point (`x`, `y`), nil when none does
     /// (TranslateCoordinates from the root to `window`).
-    func child(of window: WindowID, containingRootX x: Int16, y: Int16) async throws -> WindowID?
+    func child(of window: WindowID, containingRootX x: Int16, y: Int16) throws -> WindowID?
     /// Whether `window` has a WM_STATE property: a window manager put it on a client's
     /// top-level window, which is where XDND's search ends.
-    func hasWMState(_ window: WindowID) async throws -> Bool
+    func hasWMState(_ window: WindowID) throws -> Bool
     /// The number in `window`'s XdndAware property, nil without one (of type ATOM, format 32).
-    func awareVersion(of window: WindowID) async throws -> UInt32?
+    func awareVersion(of window: WindowID) throws -> UInt32?
     /// The window `window`'s XdndProxy names, nil without one.
-    func proxy(of window: WindowID) async throws -> WindowID?
+    func proxy(of window: WindowID) throws -> WindowID?
 }
 
 /// Finding the window a drag is over (XDND spec, "Finding the target"): from the root, down
@@ -28,17 +29,17 @@ public enum XdndTargetSearch {
     /// the search then ends on the level above them.
     public static func window(
         underRootX x: Int16, y: Int16, root: WindowID, ignoring ignored: Set<WindowID> = [], lookup: some XdndWindowLookup
-    ) async throws -> XdndTargetWindow? {
+    ) throws -> XdndTargetWindow? {
         var current = root
         var visited: Set<WindowID> = [root]
         for _ in 0..<depthLimit {
-            if current != root, let version = try await lookup.awareVersion(of: current) {
-                return XdndTargetWindow(window: current, awareVersion: version, proxy: try await lookup.proxy(of: current))
+            if current != root, let version = try lookup.awareVersion(of: current) {
+                return XdndTargetWindow(window: current, awareVersion: version, proxy: try lookup.proxy(of: current))
             }
-            if current != root, try await lookup.hasWMState(current) {
+            if current != root, try lookup.hasWMState(current) {
                 return XdndTargetWindow(window: current, awareVersion: nil)
             }
-            guard let child = try await lookup.child(of: current, containingRootX: x, y: y), child != .none,
+            guard let child = try lookup.child(of: current, containingRootX: x, y: y), child != .none,
                   !ignored.contains(child), visited.insert(child).inserted else {
                 return current == root ? nil : XdndTargetWindow(window: current, awareVersion: nil)
             }

@@ -13,5 +13,5 @@ public struct XdndTargetWindow: Hashable, Sendable {
     }
 
     /// The version to speak with it, nil when it is no drop target (no XdndAware, or below 3).
-    var version: XdndVersion? { awareVersion.flatMap(XdndVersion.init(negotiatingWith:)) }
+    public var version: XdndVersion? { awareVersion.flatMap(XdndVersion.init(negotiatingWith:)) }
 }
