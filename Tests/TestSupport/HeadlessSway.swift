@@ -72,6 +72,9 @@ public final class HeadlessSway: Sendable {
             found = (try? FileManager.default.contentsOfDirectory(atPath: runtime))?
                 .first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
                 .map { runtime + "/" + $0 }
+            // The file exists once sway bound it, a moment before it listens: until then a
+            // client's connect is refused (seen on CI), so the wait is for a connect that works.
+            if let path = found, !accepts(path) { found = nil }
             if found == nil { usleep(20_000) }
         }
         guard let found else {
@@ -80,6 +83,23 @@ public final class HeadlessSway: Sendable {
             throw StartFailure(log: String(log.suffix(2000)))
         }
         return found
+    }
+
+    /// Whether a client can connect to the Unix socket at `path` now.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
     }
 
     /// Kills sway (SIGKILL: the compositor dies as in a crash), leaving its runtime directory.
