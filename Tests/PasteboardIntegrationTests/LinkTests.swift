@@ -97,6 +97,30 @@ final class LinkTests: XCTestCase {
     /// Two machines with content of their own meet: both settle on the later content, over the
     /// first session (the first offers follow the hello at once; the other end once cut the link
     /// off for them, "a request before link-hello", and the link had to start again).
+    /// `link = HOST` in pasteboardd.conf: the daemon runs the link itself (a `pb link` child with
+    /// the `link-*` settings), which comes up without any `pb link` of the user's, carries a
+    /// copy, and ends with the daemon.
+    func testALinkTheDaemonKeepsFromItsConfiguration() throws {
+        let machines = try make("A", "B")
+        let (a, b) = (machines["A"], machines["B"])
+        a.stopDaemon()
+        try a.sandbox.writeConfiguration("""
+            machine-name = A
+            link = \(machines.destination(of: b))
+            link-ssh = \(machines.sshCommand)
+            link-remote-pb = \(b.remotePB)
+
+            """)
+        try a.startDaemon()
+        XCTAssertTrue(eventually(timeout: 60) { a.link(machines.destination(of: b))?["state"] as? String == "up" },
+                      "the daemon's link never came up: \(a.links())")
+        try a.pbOK("copy", stdin: Data("kept by the daemon\n".utf8))
+        XCTAssertTrue(waitForPaste("kept by the daemon\n", on: b), "B pastes \(b.pasted() ?? "nothing")")
+        let child = try XCTUnwrap(a.link(machines.destination(of: b))?["pid"] as? Int)
+        a.stopDaemon()
+        XCTAssertTrue(eventually(timeout: 15) { kill(pid_t(child), 0) != 0 }, "the link child \(child) outlived its daemon")
+    }
+
     func testMachinesThatMeetSettleOnTheLaterContentOverTheirFirstSession() throws {
         let machines = try make("A", "B")
         let (a, b) = (machines["A"], machines["B"])

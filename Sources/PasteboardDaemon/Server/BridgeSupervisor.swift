@@ -66,37 +66,17 @@ package struct BridgeSupervisor: Service, CustomStringConvertible {
         }
         var arguments = [executable, "--socket", configuration.socketPath, "--lifeline", "\(BridgeLifeline.childDescriptor)"]
         if configuration.bridgeRemoteDisplay { arguments.append("--allow-remote-display") }
-        var delay: Duration = .seconds(1)
-        while !(Task.isCancelled || Task.isShuttingDownGracefully) {
-            let started = ContinuousClock.now
-            guard let lifeline = BridgeLifeline() else {
-                logger.error("cannot start the desktop bridge", metadata: ["reason": "no pipe for its lifeline: \(SystemError.current)", "in": "\(delay)"])
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(60))
-                continue
-            }
-            guard let child = SupervisedChild.spawn(executable, arguments, environment: environment, lifeline: lifeline, logger: logger, what: "the desktop bridge") else { return }
-            logger.info("started the desktop bridge", metadata: ["pid": "\(child)"])
-            startup.expect(pid: child, socketPath: configuration.socketPath)
-            let status = await withGracefulShutdownHandler {
-                await SupervisedChild.wait(for: child)
-            } onGracefulShutdown: {
-                kill(child, SIGTERM)
-            }
-            startup.bridgeEnded()
-            lifeline.end()
-            if (Task.isCancelled || Task.isShuttingDownGracefully) { return }
-            if SupervisedChild.exitStatus(status) == BridgeExit.noUsableDisplay {
-                logger.info("the desktop bridge found no display it may use; not starting it again", metadata: ["pid": "\(child)"])
-                return
-            }
-            if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
-            logger.warning("the desktop bridge ended; starting it again", metadata: [
-                "pid": "\(child)", "status": "\(SupervisedChild.describe(status))", "in": "\(delay)",
-            ])
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(60))
-        }
+        await SupervisedChild.keepRunning(
+            executable, arguments, environment: environment, logger: logger, what: "the desktop bridge",
+            started: { child in startup.expect(pid: child, socketPath: configuration.socketPath) },
+            ended: { child, status in
+                startup.bridgeEnded()
+                guard SupervisedChild.exitStatus(status) != BridgeExit.noUsableDisplay else {
+                    logger.info("the desktop bridge found no display it may use; not starting it again", metadata: ["pid": "\(child)"])
+                    return false
+                }
+                return true
+            })
     }
 
     private func writeOff(_ files: BridgeStatusFile, reason: String) {

@@ -55,32 +55,8 @@ package struct LinkSupervisor: Service, CustomStringConvertible {
         var childEnvironment = environment
         // The child links this daemon, wherever its socket is.
         childEnvironment["PASTEBOARD_SOCKET"] = configuration.socketPath
-        let arguments = arguments(pb, destination: destination)
-        var delay: Duration = .seconds(1)
-        while !(Task.isCancelled || Task.isShuttingDownGracefully) {
-            let started = ContinuousClock.now
-            guard let lifeline = BridgeLifeline() else {
-                logger.error("cannot start the link", metadata: ["to": "\(destination)", "reason": "no pipe for its lifeline: \(SystemError.current)"])
-                try? await Task.sleep(for: delay)
-                delay = min(delay * 2, .seconds(60))
-                continue
-            }
-            guard let child = SupervisedChild.spawn(pb, arguments, environment: childEnvironment, lifeline: lifeline, logger: logger,
-                                                    what: "the link to \(destination)") else { return }
-            logger.info("started the link", metadata: ["to": "\(destination)", "pid": "\(child)"])
-            let status = await withGracefulShutdownHandler {
-                await SupervisedChild.wait(for: child)
-            } onGracefulShutdown: {
-                kill(child, SIGTERM)
-            }
-            lifeline.end()
-            if Task.isCancelled || Task.isShuttingDownGracefully { return }
-            if ContinuousClock.now - started > .seconds(60) { delay = .seconds(1) }
-            logger.warning("the link ended; starting it again", metadata: [
-                "to": "\(destination)", "pid": "\(child)", "status": "\(SupervisedChild.describe(status))", "in": "\(delay)",
-            ])
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(60))
-        }
+        await SupervisedChild.keepRunning(
+            pb, arguments(pb, destination: destination), environment: childEnvironment, logger: logger, what: "the link",
+            metadata: ["to": "\(destination)"])
     }
 }

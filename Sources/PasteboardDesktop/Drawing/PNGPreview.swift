@@ -28,9 +28,7 @@ public enum PNGPreview {
             let data = Array(bytes[(offset + 8)..<(offset + 8 + length)])
             let stored = UInt32(bytes[offset + 8 + length]) << 24 | UInt32(bytes[offset + 9 + length]) << 16
                 | UInt32(bytes[offset + 10 + length]) << 8 | UInt32(bytes[offset + 11 + length])
-            let computed = bytes[(offset + 4)..<(offset + 8 + length)].withContiguousStorageIfAvailable { buffer in
-                UInt32(crc32(0, buffer.baseAddress, uInt(buffer.count)))
-            } ?? Array(bytes[(offset + 4)..<(offset + 8 + length)]).withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+            let computed = bytes[(offset + 4)..<(offset + 8 + length)].withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
             guard stored == computed else { return nil }
             switch type {
             case "IHDR": header = Header(data)

@@ -227,7 +227,7 @@ extension LinkSession {
             if !provider.registeredTypes.isEmpty { providers.append(provider) }
         }
         let pasteboard = Pasteboard(name: offer.pasteboard, connection: connection)
-        let expiry = offer.expiresIn.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) }
+        let expiry = offer.expiresIn.map(SecondsLimit.duration)
         Task {
             do {
                 if providers.isEmpty {

@@ -25,50 +25,21 @@ public enum LinkMessageCodec {
 
     /// The message a frame's payload holds; throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> LinkMessage {
-        var failure: ProtocolError?
-        let message = payload.withUnsafeReadableBytes { bytes -> LinkMessage? in
-            do throws(ProtocolError) {
-                return try decode(bytes)
-            } catch {
-                failure = error
-                return nil
-            }
-        }
-        guard let message else { throw failure! }
-        return message
-    }
-
-    private static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> LinkMessage {
-        let tape: JSONTape
-        do {
-            tape = try JSONTape(bytes)
-        } catch {
-            throw ProtocolError(.malformedMessage, "payload is not JSON: \(error)")
-        }
-        guard tape.entries[0].kind == .object else { throw ProtocolError(.malformedMessage, "payload is not a JSON object") }
-        var reader = JSONObjectReader(tape: tape, object: 0)
-        var op = ""
-        let message: LinkMessage?
-        do {
-            try reader.member("op", &op)
+        try MessageCodec.decodeObject(payload) { op, reader throws(JSONError) -> LinkMessage? in
             switch op {
-            case "link-hello": message = .hello(try LinkHello(reading: &reader))
-            case "offer": message = .offer(try LinkOffer(reading: &reader))
-            case "link-clear": message = .clear(try LinkClear(reading: &reader))
-            case "fetch": message = .fetch(try LinkFetch(reading: &reader))
-            case "fetched": message = .header(try LinkHeader(reading: &reader))
-            case "credit": message = .credit(try Credit(reading: &reader))
-            case "cancel": message = .cancel
-            case "error": message = .error(try ProtocolError(reading: &reader))
-            case "ping": message = .ping(try LinkPing(reading: &reader))
-            case "pong": message = .pong(try LinkPing(reading: &reader))
-            default: message = nil
+            case "link-hello": .hello(try LinkHello(reading: &reader))
+            case "offer": .offer(try LinkOffer(reading: &reader))
+            case "link-clear": .clear(try LinkClear(reading: &reader))
+            case "fetch": .fetch(try LinkFetch(reading: &reader))
+            case "fetched": .header(try LinkHeader(reading: &reader))
+            case "credit": .credit(try Credit(reading: &reader))
+            case "cancel": .cancel
+            case "error": .error(try ProtocolError(reading: &reader))
+            case "ping": .ping(try LinkPing(reading: &reader))
+            case "pong": .pong(try LinkPing(reading: &reader))
+            default: nil
             }
-        } catch {
-            throw ProtocolError(.malformedMessage, error.description)
         }
-        guard let message else { throw ProtocolError(.unknownMessage, "unknown link message op '\(op.prefix(64))'") }
-        return message
     }
 }
 

@@ -1,5 +1,5 @@
 public import NIOCore
-import PasteboardJSON
+public import PasteboardJSON
 import PasteboardTypes
 
 /// JSON encoding of control messages: one object, `op` plus the payload's fields, each payload
@@ -16,22 +16,38 @@ public enum MessageCodec {
 
     /// Decodes a message frame's payload. Throws `malformed-message` or `unknown-message`.
     public static func decode(_ payload: ByteBuffer) throws(ProtocolError) -> Message {
+        try decodeObject(payload) { op, reader throws(JSONError) in try Message(op: op, reading: &reader) }
+    }
+
+    /// Decodes the payload in `bytes`.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> Message {
+        try decodeObject(bytes) { op, reader throws(JSONError) in try Message(op: op, reading: &reader) }
+    }
+
+    /// A payload of the protocol's JSON form (one object, `op` first among its members) read by
+    /// `read`, which makes the value `op` names of the rest (nil for an op it does not know):
+    /// the one decoding the daemon's messages and a link's share. Throws `malformed-message` or
+    /// `unknown-message`.
+    public static func decodeObject<Value>(
+        _ payload: ByteBuffer, _ read: (String, inout JSONObjectReader) throws(JSONError) -> Value?
+    ) throws(ProtocolError) -> Value {
         // No `Result`: its generic metadata would be instantiated at first use, in every `pb` run.
         var failure: ProtocolError?
-        let message = payload.withUnsafeReadableBytes { bytes -> Message? in
+        let value = payload.withUnsafeReadableBytes { bytes -> Value? in
             do throws(ProtocolError) {
-                return try decode(bytes)
+                return try decodeObject(bytes, read)
             } catch {
                 failure = error
                 return nil
             }
         }
-        guard let message else { throw failure! }
-        return message
+        guard let value else { throw failure! }
+        return value
     }
 
-    /// Decodes the payload in `bytes`.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtocolError) -> Message {
+    static func decodeObject<Value>(
+        _ bytes: UnsafeRawBufferPointer, _ read: (String, inout JSONObjectReader) throws(JSONError) -> Value?
+    ) throws(ProtocolError) -> Value {
         let tape: JSONTape
         do {
             tape = try JSONTape(bytes)
@@ -40,16 +56,16 @@ public enum MessageCodec {
         }
         guard tape.entries[0].kind == .object else { throw ProtocolError(.malformedMessage, "payload is not a JSON object") }
         var reader = JSONObjectReader(tape: tape, object: 0)
-        let message: Message?
+        let value: Value?
         var op = ""
         do {
             try reader.member("op", &op)
-            message = try Message(op: op, reading: &reader)
+            value = try read(op, &reader)
         } catch {
             throw ProtocolError(.malformedMessage, error.description)
         }
-        guard let message else { throw ProtocolError(.unknownMessage, "unknown message op '\(op)'") }
-        return message
+        guard let value else { throw ProtocolError(.unknownMessage, "unknown message op '\(op.prefix(64))'") }
+        return value
     }
 }
 

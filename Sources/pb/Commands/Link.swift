@@ -182,7 +182,8 @@ struct Link: AsyncParsableCommand {
             }
             line += ", sharing \(link.shared.joined(separator: " ")); \(link.changesSent) changes sent, \(link.changesReceived) received"
         case .retrying:
-            let again: String = link.retryIn.map { "; again in \(Int($0)) s" } ?? ""
+            // The status is a file's word: a number Int cannot hold is shown as no number.
+            let again: String = link.retryIn.flatMap { $0.isFinite && (0...86_400).contains($0) ? "; again in \(Int($0)) s" : nil } ?? ""
             line += ": \(link.lastError ?? "failed")" + again
         case .connecting:
             if let error = link.lastError { line += " (last: \(error))" }
