@@ -24,14 +24,9 @@ final class X11PictureWindowTests: XCTestCase {
         try X11Connection.connect(displayName: server!.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
     }
 
-    /// GetImage (73), ZPixmap, of the whole of `window`: blue, green, red, unused a pixel.
+    /// The whole of `window` (GetImage): blue, green, red, unused a pixel.
     private func image(_ connection: X11Connection, _ window: WindowID, width: UInt16, height: UInt16) throws -> [UInt8] {
-        var bytes: [UInt8] = [73, 2, 5, 0] + withUnsafeBytes(of: window.rawValue.littleEndian, Array.init)
-        bytes += [0, 0, 0, 0] + withUnsafeBytes(of: width.littleEndian, Array.init) + withUnsafeBytes(of: height.littleEndian, Array.init)
-        bytes += [0xff, 0xff, 0xff, 0xff]
-        let reply = try connection.roundTrip(X11Request(name: "GetImage", bytes: bytes, expectsReply: true))
-        XCTAssertEqual(reply.count, 32 + Int(width) * Int(height) * 4)
-        return Array(reply.dropFirst(32))
+        try X11Reply.image(try connection.roundTrip(.getImage(drawable: window, x: 0, y: 0, width: width, height: height)), width: width, height: height)
     }
 
     /// The colour bytes of `pixels` (the fourth byte of each pixel is unused by depth 24).
@@ -99,6 +94,9 @@ final class X11PictureWindowTests: XCTestCase {
         try connection.sync()
         XCTAssertEqual(colours(try image(connection, picture.window, width: picture.width, height: picture.height)), colours(inverted))
         XCTAssertThrowsError(try picture.show([0, 0, 0, 0]))
+        XCTAssertThrowsError(try X11Reply.image(try connection.roundTrip(.getImage(drawable: picture.window, x: 0, y: 0, width: 2, height: 2)), width: 3, height: 2),
+                             "a reply of another size than asked is refused")
+        XCTAssertThrowsError(try X11Request.getImage(drawable: picture.window, x: 0, y: 0, width: 0, height: 1))
         picture.close()
         try connection.sync()
         let after = try X11Reply.translateCoordinates(try connection.roundTrip(.translateCoordinates(from: root, to: root, x: width - 1, y: 0)))

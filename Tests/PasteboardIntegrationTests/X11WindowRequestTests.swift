@@ -27,13 +27,9 @@ final class X11WindowRequestTests: XCTestCase {
         try connection.nextEvent(deadline: X11Deadline(after: .seconds(10)), what: what, where: matches)
     }
 
-    /// GetImage (73) of one ZPixmap pixel: four bytes, blue, green, red, unused.
+    /// One pixel of `window` (GetImage): four bytes, blue, green, red, unused.
     private func pixel(_ connection: X11Connection, _ window: WindowID, x: Int16, y: Int16) throws -> [UInt8] {
-        var bytes: [UInt8] = [73, 2, 5, 0] + withUnsafeBytes(of: window.rawValue.littleEndian, Array.init)
-        bytes += withUnsafeBytes(of: x.littleEndian, Array.init) + withUnsafeBytes(of: y.littleEndian, Array.init) + [1, 0, 1, 0, 0xff, 0xff, 0xff, 0xff]
-        let reply = try connection.roundTrip(X11Request(name: "GetImage", bytes: bytes, expectsReply: true))
-        XCTAssertEqual(reply.count, 36)
-        return Array(reply[32..<36])
+        try X11Reply.image(try connection.roundTrip(.getImage(drawable: window, x: x, y: y, width: 1, height: 1)), width: 1, height: 1)
     }
 
     func testAWindowIsCreatedMappedDrawnMovedGrabbedAndFoundUnderThePointer() throws {

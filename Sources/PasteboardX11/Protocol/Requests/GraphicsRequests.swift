@@ -76,3 +76,36 @@ extension X11Request {
         return requests
     }
 }
+
+extension X11Request {
+    /// GetImage (73), ZPixmap, all planes, of the `width`×`height` rectangle at (`x`, `y`) of
+    /// `drawable`: what a window shows, for a screenshot of the drag handle or a check that it
+    /// was drawn. Refused when the rectangle is empty.
+    public static func getImage(drawable: WindowID, x: Int16, y: Int16, width: UInt16, height: UInt16) throws(X11Error) -> X11Request {
+        guard width > 0, height > 0 else { throw .invalidArgument("GetImage: a rectangle of \(width)×\(height) has no pixels") }
+        return core("GetImage", opcode: 73, data: 2, expectsReply: true) { writer in
+            writer.u32(drawable.rawValue)
+            writer.i16(x)
+            writer.i16(y)
+            writer.u16(width)
+            writer.u16(height)
+            writer.u32(0xffff_ffff)  // plane mask: every plane
+        }
+    }
+}
+
+extension X11Reply {
+    /// The pixels of a GetImage reply of `width`×`height` pixels at 32 bits a pixel (depth 24 or
+    /// 32, ZPixmap): four bytes a pixel, rows top to bottom. A reply of another depth or size is
+    /// refused, never read past.
+    public static func image(_ reply: [UInt8], width: UInt16, height: UInt16) throws -> [UInt8] {
+        _ = try body(reply, "GetImage reply")
+        let depth = reply[1]  // a reply is 32 bytes or more, checked by `body`
+        guard depth == 24 || depth == 32 else { throw X11Error.malformedFromServer("GetImage reply: depth \(depth), not 24 or 32") }
+        let expected = Int(width) * Int(height) * 4
+        guard reply.count - 32 == expected else {
+            throw X11Error.malformedFromServer("GetImage reply: \(reply.count - 32) bytes for \(width)×\(height) pixels of four bytes")
+        }
+        return Array(reply[32...])
+    }
+}
