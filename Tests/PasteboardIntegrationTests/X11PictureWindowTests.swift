@@ -112,6 +112,46 @@ final class X11PictureWindowTests: XCTestCase {
         XCTAssertTrue(tree.children.isEmpty, "no window was left behind")
     }
 
+    /// Esc cancels a drag: the handle finds the keycodes of Escape on the server's keyboard, and
+    /// a real key press (xdotool, through XTEST like a keyboard) arrives under the handle's
+    /// keyboard grab as a KeyPress of one of them.
+    func testEscapeIsFoundOnTheKeyboardAndARealPressOfItReachesTheGrabbingHandle() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool") else { throw XCTSkip("xdotool is not installed (apt-get install xdotool)") }
+        let connection = try connect()
+        let escape = try connection.keycodes(for: .escape)
+        XCTAssertFalse(escape.isEmpty, "Xvfb's keyboard has an Escape key")
+        XCTAssertTrue(escape.allSatisfy { connection.setup.keycodes.contains($0) })
+        let canvas = DragHandleDrawing(items: [.init(title: "a")], caption: DragHandleDrawing.caption(count: 1, allowsMove: false)).draw()
+        let picture = try X11PictureWindow(connection: connection, title: "Pasteboard: drag 1 item", x: 0, y: 0, width: canvas.width, height: canvas.height, pixels: canvas.littleEndianBytes)
+        try waitForExpose(connection, picture)
+        XCTAssertEqual(try X11Reply.grabStatus(try connection.roundTrip(.grabKeyboard(picture.window))), .success)
+        var environment = sandbox.environment()
+        environment["DISPLAY"] = server!.display
+        let typed = try runTool("/usr/bin/xdotool", ["key", "Escape"], environment: environment, in: sandbox)
+        XCTAssertEqual(typed.status, 0, "xdotool: \(typed.stderr)")
+        let event = try connection.nextEvent(deadline: X11Deadline(after: .seconds(10)), what: "the KeyPress of Escape") {
+            if case .keyPress = $0 { true } else { false }
+        }
+        guard case let .keyPress(press) = event else { return XCTFail("\(event)") }
+        XCTAssertTrue(escape.contains(press.detail), "keycode \(press.detail) is one of \(escape.sorted())")
+        try connection.send(.ungrabKeyboard())
+        picture.close()
+    }
+
+    func testAKeyboardMappingOfTheWrongLengthIsRefused() throws {
+        func reply(perKeycode: UInt8, keysyms: [UInt32]) -> [UInt8] {
+            var bytes: [UInt8] = [1, perKeycode, 0, 0] + withUnsafeBytes(of: UInt32(keysyms.count).littleEndian, Array.init) + [UInt8](repeating: 0, count: 24)
+            for keysym in keysyms { bytes += withUnsafeBytes(of: keysym.littleEndian, Array.init) }
+            return bytes
+        }
+        let good = try X11Reply.keyboardMapping(reply(perKeycode: 2, keysyms: [0, 0, 0xff1b, 0x61, 0, 0xff1b]), first: 8, count: 3)
+        XCTAssertEqual(good.keycodes(for: .escape), [9, 10])
+        XCTAssertThrowsError(try X11Reply.keyboardMapping(reply(perKeycode: 2, keysyms: [0, 0, 0]), first: 8, count: 3), "not whole keycodes")
+        XCTAssertThrowsError(try X11Reply.keyboardMapping(reply(perKeycode: 1, keysyms: [0, 0, 0, 0]), first: 8, count: 3), "more keycodes than asked about")
+        XCTAssertThrowsError(try X11Reply.keyboardMapping(reply(perKeycode: 0, keysyms: [0]), first: 8, count: 3), "keysyms with none a keycode")
+        XCTAssertEqual(try X11Reply.keyboardMapping(reply(perKeycode: 4, keysyms: [0, 0, 0, 0xff1b]), first: 255, count: 1).keycodes(for: .escape), [255])
+    }
+
     func testPlacementKeepsTheWholeWindowOnTheScreen() {
         XCTAssertEqual(pair(X11PictureWindow.place(x: 10, y: 20, width: 100, height: 50, screenWidth: 640, screenHeight: 480)), [10, 20])
         XCTAssertEqual(pair(X11PictureWindow.place(x: 600, y: 470, width: 100, height: 50, screenWidth: 640, screenHeight: 480)), [540, 430])

@@ -13,10 +13,12 @@ final class DecodingTests: XCTestCase {
         [1, byte1] + le16(sequence) + le32(UInt32(extra.count / 4)) + fields + zeros(24 - fields.count) + extra
     }
 
-    private func setupSuccess(idBase: UInt32 = 0x0020_0000, idMask: UInt32 = 0x001f_ffff, screens: UInt8 = 1, maximum: UInt16 = 0xffff) -> [UInt8] {
+    private func setupSuccess(
+        idBase: UInt32 = 0x0020_0000, idMask: UInt32 = 0x001f_ffff, screens: UInt8 = 1, maximum: UInt16 = 0xffff, keycodes: (UInt8, UInt8) = (8, 255)
+    ) -> [UInt8] {
         let vendor = Array("Test X".utf8)
         var body: [UInt8] = le32(12_101_004) + le32(idBase) + le32(idMask) + le32(256) + le16(UInt16(vendor.count)) + le16(maximum)
-        body += [screens, 1, 0, 0, 32, 32, 8, 255] + zeros(4) + vendor + zeros(2) + [24, 32, 32] + zeros(5)
+        body += [screens, 1, 0, 0, 32, 32, keycodes.0, keycodes.1] + zeros(4) + vendor + zeros(2) + [24, 32, 32] + zeros(5)
         body += le32(0x536) + le32(0x21) + le32(0xffffff) + le32(0) + le32(0) + le16(640) + le16(480) + le16(170) + le16(127)
         body += le16(1) + le16(1) + le32(0x21) + [0, 0, 24, 0]
         return [1, 0] + le16(11) + le16(0) + le16(UInt16(body.count / 4)) + body
@@ -32,6 +34,7 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(info.maximumRequestBytes, 0xffff * 4)
         XCTAssertEqual(info.vendor, "Test X")
         XCTAssertEqual(info.rootWidth, 640)
+        XCTAssertEqual(info.keycodes, 8...255)
 
         let reason = Array("No protocol specified\n".utf8)
         let failed = [0, UInt8(reason.count)] + le16(11) + le16(0) + le16(UInt16((reason.count + 2) / 4)) + reason + zeros(2)
@@ -44,6 +47,8 @@ final class DecodingTests: XCTestCase {
         }
         XCTAssertThrowsError(try ConnectionSetup.decodeReply(setupSuccess(idBase: 0x0020_0000, idMask: 0x003f_ffff)), "overlapping id base and mask")
         XCTAssertThrowsError(try ConnectionSetup.decodeReply(setupSuccess(screens: 0)), "no screens")
+        XCTAssertThrowsError(try ConnectionSetup.decodeReply(setupSuccess(keycodes: (0, 255))), "keycodes below 8")
+        XCTAssertThrowsError(try ConnectionSetup.decodeReply(setupSuccess(keycodes: (100, 99))), "keycodes that go down")
         XCTAssertThrowsError(try ConnectionSetup.decodeReply(setupSuccess(maximum: 100)), "a maximum request below 4096 bytes")
         XCTAssertThrowsError(try ConnectionSetup.decodeReply([7] + zeros(7)))
     }

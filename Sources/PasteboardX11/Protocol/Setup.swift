@@ -70,7 +70,13 @@ public enum ConnectionSetup {
         let maximumRequestLength = try reader.u16()
         let screenCount = Int(try reader.u8())
         let formatCount = Int(try reader.u8())
-        try reader.skip(10)  // image byte order … max keycode, 4 unused
+        try reader.skip(4)  // image byte order, bitmap bit order, scanline unit and pad
+        let minKeycode = try reader.u8()
+        let maxKeycode = try reader.u8()
+        try reader.skip(4)
+        guard minKeycode >= 8, minKeycode <= maxKeycode else {
+            throw X11Error.malformedFromServer("keycodes \(minKeycode) to \(maxKeycode): the protocol's start at 8 and go up")
+        }
         let vendor = String(decoding: try reader.paddedBytes(vendorLength), as: UTF8.self)
         try reader.skip(8 * formatCount)
         guard screenCount >= 1 else { throw X11Error.malformedFromServer("setup reply lists no screens") }
@@ -92,7 +98,8 @@ public enum ConnectionSetup {
         return SetupInfo(
             releaseNumber: release, resourceIDBase: idBase, resourceIDMask: idMask, vendor: vendor,
             maximumRequestLength: maximumRequestLength, screenCount: screenCount, root: WindowID(root),
-            rootVisual: rootVisual, rootDepth: rootDepth, rootWidth: width, rootHeight: height
+            rootVisual: rootVisual, rootDepth: rootDepth, rootWidth: width, rootHeight: height,
+            keycodes: minKeycode...maxKeycode
         )
     }
 }
@@ -120,6 +127,8 @@ public struct SetupInfo: Equatable, Sendable {
     public let rootDepth: UInt8
     public let rootWidth: UInt16
     public let rootHeight: UInt16
+    /// The keycodes the server uses (8 at the lowest): what GetKeyboardMapping may ask about.
+    public var keycodes: ClosedRange<UInt8> = 8...255
 
     /// The largest request in bytes.
     public var maximumRequestBytes: Int { Int(maximumRequestLength) * 4 }
