@@ -6,24 +6,7 @@ import XCTest
 /// The drag handle on a real Xvfb: `DragHandleDrawing` shown through `X11PictureWindow` is on
 /// the screen pixel for pixel, kept inside the screen, found by its name, and drawn again when
 /// another window that covered it goes away (the server keeps no copy of it).
-final class X11PictureWindowTests: XCTestCase {
-    private var sandbox: Sandbox!
-    private var server: XvfbServer?
-
-    override func setUpWithError() throws {
-        sandbox = try Sandbox()
-        server = try XvfbServer(sandbox: sandbox)
-    }
-
-    override func tearDown() {
-        server?.stop()
-        sandbox?.remove()
-    }
-
-    private func connect() throws -> X11Connection {
-        try X11Connection.connect(displayName: server!.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
-    }
-
+final class X11PictureWindowTests: XvfbTestCase {
     /// The whole of `window` (GetImage): blue, green, red, unused a pixel.
     private func image(_ connection: X11Connection, _ window: WindowID, width: UInt16, height: UInt16) throws -> [UInt8] {
         try X11Reply.image(try connection.roundTrip(.getImage(drawable: window, x: 0, y: 0, width: width, height: height)), width: width, height: height)
@@ -64,12 +47,11 @@ final class X11PictureWindowTests: XCTestCase {
         XCTAssertTrue(Set(colours(shown)).count > 3, "not a blank window: the frame, text and preview have their colours")
 
         let root = connection.setup.root
-        let (width, height) = (Int16(connection.setup.rootWidth), Int16(connection.setup.rootHeight))
+        let width = Int16(connection.setup.rootWidth)
         let corner = try X11Reply.translateCoordinates(try connection.roundTrip(.translateCoordinates(from: root, to: root, x: width - 1, y: 0)))
         XCTAssertEqual(corner.child, picture.window, "at the top right corner of the screen")
         let inside = try X11Reply.translateCoordinates(try connection.roundTrip(.translateCoordinates(from: root, to: picture.window, x: width - 1, y: 0)))
         XCTAssertEqual([Int(inside.x), Int(inside.y)], [Int(picture.width) - 1, 0])
-        _ = height
 
         let wmName = try connection.atom("WM_NAME")
         let name = try X11Reply.getProperty(try connection.roundTrip(.getProperty(window: picture.window, property: wmName, longLength: 64, delete: false)))

@@ -5,24 +5,7 @@ import XCTest
 /// The drag handle's and drop zone's requests against a real Xvfb: a server that refuses a
 /// wrong length or layout with an X error, and answers with the events and replies our decoders
 /// read. Nothing here is the bridge's I/O: the test sends the pure requests itself.
-final class X11WindowRequestTests: XCTestCase {
-    private var sandbox: Sandbox!
-    private var server: XvfbServer?
-
-    override func setUpWithError() throws {
-        sandbox = try Sandbox()
-        server = try XvfbServer(sandbox: sandbox)
-    }
-
-    override func tearDown() {
-        server?.stop()
-        sandbox?.remove()
-    }
-
-    private func connect() throws -> X11Connection {
-        try X11Connection.connect(displayName: server!.display, environment: ["HOME": sandbox.root.path, "XAUTHORITY": sandbox.path("no-xauthority")])
-    }
-
+final class X11WindowRequestTests: XvfbTestCase {
     private func next(_ connection: X11Connection, _ what: String, where matches: (X11Event) -> Bool) throws -> X11Event {
         try connection.nextEvent(deadline: X11Deadline(after: .seconds(10)), what: what, where: matches)
     }
