@@ -41,6 +41,11 @@ struct DragImages: AsyncParsableCommand {
     @Flag(name: .customLong("restricted"), help: "Only gallery processes may see and drop the session.")
     var restricted = false
 
+    @Flag(name: .customLong("desktop"), help: ArgumentHelp(
+        "Also show the session on the desktop as a drag handle, from which it can be dragged into any application (needs the desktop bridge on X11).",
+        discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
+    var desktop = false
+
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report every event of the session on stderr (refusals, the drop), not only its end.")
     var verbose = false
 
@@ -49,6 +54,9 @@ struct DragImages: AsyncParsableCommand {
         if Set(indexes).count != indexes.count { throw ValidationError("an index is given twice") }
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
+        if desktop, restricted {
+            throw ValidationError("--desktop shows the session to every application of the desktop; it cannot be --restricted")
+        }
     }
 
     func run() async throws {
@@ -70,14 +78,14 @@ struct DragImages: AsyncParsableCommand {
         }
         let items = try images.map { try Self.item(for: $0, in: gallery) }
         let context = GalleryDragContext(file: gallery.path, ids: images.map(\.id))
-        let (operations, verbose, timeout, restricted) = (try DragFollowing.operations(allow), verbose, timeout, restricted)
+        let (operations, verbose, timeout, restricted, desktop) = (try DragFollowing.operations(allow), verbose, timeout, restricted, desktop)
         let count = items.count
         let end = try await DragFollowing.liftAndFollow(tool: "gallery", verbose: verbose) { body in
             try await options.withConnection(body)
         } lift: { connection in
             try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted, localContext: context.text,
-                timeout: timeout.map(SecondsLimit.duration), on: connection
+                timeout: timeout.map(SecondsLimit.duration), showOnDesktop: desktop, on: connection
             )
         } lifted: { session in
             "drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted"

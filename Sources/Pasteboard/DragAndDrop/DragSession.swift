@@ -32,17 +32,19 @@ public struct DragSession: Sendable {
     /// Begins a session with `items` (best representation first in each), allowing `operations`.
     /// With `restrictedToApp`, only clients of this connection's application see and drop it;
     /// `localContext` is visible only to them. With `timeout`, the daemon cancels the session
-    /// when nobody dropped it in time.
+    /// when nobody dropped it in time. With `showOnDesktop`, the desktop bridge (when it has a
+    /// display) shows the session as a drag handle, from which the user drags the items into any
+    /// application of the desktop; a session restricted to its application cannot be shown.
     public static func begin(
         with items: [ItemProvider], allowing operations: Set<DragOperation> = [.copy],
         restrictedToApp: Bool = false, localContext: String? = nil, timeout: Duration? = nil,
-        on connection: PasteboardConnection
+        showOnDesktop: Bool = false, on connection: PasteboardConnection
     ) async throws -> DragSession {
         let upload = ItemUpload(items, connection: connection)
         let request = DragRequest(
             items: upload.infos, allow: DragOperation.allCases.filter(operations.contains).map(\.wire),
             restricted: restrictedToApp ? true : nil, localContext: localContext,
-            timeout: timeout?.protocolSeconds
+            timeout: timeout?.protocolSeconds, desktop: showOnDesktop ? true : nil
         )
         return try await DragSession(upload.send(.drag(request)), connection: connection)
     }

@@ -22,6 +22,9 @@ public struct DropSession: Sendable {
     public var allowedOperations: Set<DragOperation> { Set(info.allow.map(DragOperation.init)) }
     /// The source's local context, present only when this client belongs to the source's application.
     public var localContext: String? { info.localContext }
+    /// True when the source asked for the session to be shown on the desktop (the desktop
+    /// bridge shows it as a drag handle).
+    public var isShownOnDesktop: Bool { info.desktop ?? false }
     /// True when only the source's application may drop the session.
     public var isRestricted: Bool { info.restricted ?? false }
 

@@ -25,6 +25,8 @@ public struct PerformedDrop: Sendable {
     public var localContext: String? { info.localContext }
     /// The source's application.
     public var sourceApp: String { info.app }
+    /// True when the source asked for the session to be shown on the desktop.
+    public var isShownOnDesktop: Bool { info.desktop ?? false }
     /// The items, in drag order.
     public var items: [PasteboardItem] { DropSession(info: info, connection: connection).items }
 
@@ -89,11 +91,13 @@ public struct PerformedDrop: Sendable {
 
     /// Ends the drop: on success the source hears `finished(operation)` (and deletes its originals
     /// on move), else `failed` with `message`. `localContext` reaches a source of the same application.
-    public func finish(success: Bool = true, message: String? = nil, localContext: String? = nil) async throws {
+    /// `performed` `.copy` finishes a move as a copy, for a destination that kept the originals
+    /// after all (the source then keeps them too); a copy cannot finish as a move.
+    public func finish(success: Bool = true, message: String? = nil, localContext: String? = nil, performed: DragOperation? = nil) async throws {
         let (id, frames) = connection.openRequest()
         defer { connection.closeRequest(id) }
         try await connection.send(
-            .finish(FinishRequest(session: info.id, success: success, message: message, localContext: localContext)), on: id
+            .finish(FinishRequest(session: info.id, success: success, message: message, localContext: localContext, operation: performed?.wire)), on: id
         )
         for try await frame in frames where frame.kind == .message {
             if case .error(let error) = try frame.decodeMessage() { throw PasteboardError.daemon(error) }

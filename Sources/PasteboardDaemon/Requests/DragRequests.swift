@@ -9,6 +9,10 @@ struct DragRequests: Sendable {
     /// Validates a `drag` (its files checked off the event loop); its assembly then collects the
     /// eager bytes (see `begin`). They are scratch: they last only as long as the session.
     nonisolated(nonsending) func assembly(for request: DragRequest, id: UInt32) async throws(ProtocolError) -> WriteAssembly {
+        // The bridge showing the session is another application: it could never see a restricted one.
+        if request.desktop == true, request.restricted == true {
+            throw ProtocolError(.invalidArgument, "a session restricted to its application cannot be shown on the desktop: give 'desktop' or 'restricted', not both")
+        }
         let files = await WriteAssembly.checkFiles(of: request.items)
         return try WriteAssembly(.drag(request), items: request.items, source: context.client, registry: context.store.registry,
                                  configuration: context.configuration, place: context.store.scratchSpoolPlace, files: files,

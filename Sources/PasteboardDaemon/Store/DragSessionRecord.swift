@@ -20,6 +20,8 @@ struct DragSessionRecord: Sendable {
     let allowed: [DragOperation]
     let restricted: Bool
     let localContext: String?
+    /// Whether the source asked the desktop bridge to show the session.
+    let desktop: Bool
     var items: [StoredItem]
     var participants: [Int: Participant] = [:]
     var state: SessionState = .lifted
@@ -39,7 +41,7 @@ struct DragSessionRecord: Sendable {
             allow: allowed, restricted: restricted ? true : nil, state: state,
             items: items.map { $0.info(registry: registry) },
             localContext: client.app == source.app ? localContext : nil,
-            operation: operation
+            operation: operation, desktop: desktop ? true : nil
         )
     }
 

@@ -21,7 +21,7 @@ extension PasteboardStore {
         if allowed.isEmpty { allowed = [.copy] }
         sessions[id] = DragSessionRecord(
             id: id, source: source, allowed: allowed, restricted: request.restricted ?? false,
-            localContext: request.localContext, items: items
+            localContext: request.localContext, desktop: request.desktop ?? false, items: items
         )
         if let timeout = request.timeout, timeout > 0 {
             Task { [weak self] in
@@ -108,8 +108,9 @@ extension PasteboardStore {
         }
         let sameApp = session.source.app == client.app
         if request.success {
+            let performed = try Self.performed(operation, narrowedTo: request.operation, session: session.id)
             end(session.id, SessionEnd(
-                outcome: .finished, operation: operation, destinationApp: client.app,
+                outcome: .finished, operation: performed, destinationApp: client.app,
                 localContext: sameApp ? request.localContext : nil
             ))
         } else {
@@ -118,6 +119,16 @@ extension PasteboardStore {
                 destinationApp: client.app, localContext: sameApp ? request.localContext : nil
             ))
         }
+    }
+
+    /// The operation a finished drop reports: the dropped one, or copy when a move's destination
+    /// says it kept the originals. A move was never offered to a copy's destination: refused.
+    private static func performed(_ dropped: DragOperation, narrowedTo performed: DragOperation?, session id: Int) throws(ProtocolError) -> DragOperation {
+        guard let performed, performed != dropped else { return dropped }
+        guard performed == .copy else {
+            throw ProtocolError(.invalidArgument, "drag session \(id) was dropped as a copy; it cannot finish as a move")
+        }
+        return .copy
     }
 
     /// The items of session `id`, for a load by `reader`: only the destination that dropped it may load.

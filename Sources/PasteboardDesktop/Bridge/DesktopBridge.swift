@@ -181,6 +181,9 @@ public struct DesktopBridge: Sendable {
                 lanes.append { connection in try await manager.run(on: connection, onEvent: report.manager) }
             }
         }
+        let drags = X11DesktopDrags(display: display, mappings: mappings, ownWindows: ownWindows)
+        let dragReport = DesktopDragReport(log: log)
+        lanes.append { connection in try await drags.run(on: connection, onEvent: dragReport.x11) }
         return lanes
     }
 

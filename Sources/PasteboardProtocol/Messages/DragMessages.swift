@@ -40,13 +40,20 @@ public struct DragRequest: Sendable, Equatable, JSONObjectCoding {
     public var localContext: String?
     /// Seconds the session may stay in flight before the daemon cancels it.
     public var timeout: Double?
+    /// True: the desktop bridge shows the session as a drag handle, from which the user drags
+    /// it into any application of the desktop.
+    public var desktop: Bool?
 
-    public init(items: [ItemInfo], allow: [DragOperation]? = nil, restricted: Bool? = nil, localContext: String? = nil, timeout: Double? = nil) {
+    public init(
+        items: [ItemInfo], allow: [DragOperation]? = nil, restricted: Bool? = nil, localContext: String? = nil,
+        timeout: Double? = nil, desktop: Bool? = nil
+    ) {
         self.items = items
         self.allow = allow
         self.restricted = restricted
         self.localContext = localContext
         self.timeout = timeout
+        self.desktop = desktop
     }
 }
 
@@ -59,6 +66,7 @@ extension DragRequest {
         try json.member("restricted", &restricted)
         try json.member("localContext", &localContext)
         try json.member("timeout", &timeout)
+        try json.member("desktop", &desktop)
     }
 }
 
@@ -106,10 +114,13 @@ public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
     public var localContext: String?
     /// Once dropped: the operation being performed.
     public var operation: DragOperation?
+    /// True when the source asked for the session to be shown on the desktop (`drag`'s `desktop`).
+    public var desktop: Bool?
 
     public init(
         id: Int, app: String, client: String, pid: Int32, allow: [DragOperation], restricted: Bool?,
-        state: SessionState, items: [ItemInfo], localContext: String? = nil, operation: DragOperation? = nil
+        state: SessionState, items: [ItemInfo], localContext: String? = nil, operation: DragOperation? = nil,
+        desktop: Bool? = nil
     ) {
         self.id = id
         self.app = app
@@ -121,6 +132,7 @@ public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
         self.items = items
         self.localContext = localContext
         self.operation = operation
+        self.desktop = desktop
     }
 }
 
@@ -138,6 +150,7 @@ extension SessionInfo {
         try json.member("items", &items)
         try json.member("localContext", &localContext)
         try json.member("operation", &operation)
+        try json.member("desktop", &desktop)
     }
 }
 
@@ -210,12 +223,17 @@ public struct FinishRequest: Sendable, Equatable, JSONObjectCoding {
     public var message: String?
     /// Opaque text for the source, delivered only when both belong to the same application.
     public var localContext: String?
+    /// The operation performed, when it is narrower than the one dropped: `copy` for a drop
+    /// performed as a move whose destination kept the source's originals after all (a desktop
+    /// target that answered a move with a copy). `move` on a copy drop is refused.
+    public var operation: DragOperation?
 
-    public init(session: Int, success: Bool, message: String? = nil, localContext: String? = nil) {
+    public init(session: Int, success: Bool, message: String? = nil, localContext: String? = nil, operation: DragOperation? = nil) {
         self.session = session
         self.success = success
         self.message = message
         self.localContext = localContext
+        self.operation = operation
     }
 }
 
@@ -227,6 +245,7 @@ extension FinishRequest {
         try json.member("success", &success)
         try json.member("message", &message)
         try json.member("localContext", &localContext)
+        try json.member("operation", &operation)
     }
 }
 

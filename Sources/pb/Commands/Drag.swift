@@ -41,6 +41,11 @@ struct Drag: AsyncParsableCommand {
     @Flag(name: .customLong("restricted"), help: "Only other pb processes may see and drop the session.")
     var restricted = false
 
+    @Flag(name: .customLong("desktop"), help: ArgumentHelp(
+        "Also show the session on the desktop as a drag handle, from which it can be dragged into any application (needs the desktop bridge on X11).",
+        discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
+    var desktop = false
+
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report each load and each proposal on stderr.")
     var verbose = false
 
@@ -48,8 +53,11 @@ struct Drag: AsyncParsableCommand {
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
         if let add, add < 1 { throw ValidationError("--add must be 1 or more (session ids count from 1), not \(add)") }
-        if add != nil, timeout != nil || restricted || allow != "copy" {
-            throw ValidationError("--allow, --timeout and --restricted describe a new session; they do not apply with --add")
+        if add != nil, timeout != nil || restricted || desktop || allow != "copy" {
+            throw ValidationError("--allow, --timeout, --restricted and --desktop describe a new session; they do not apply with --add")
+        }
+        if desktop, restricted {
+            throw ValidationError("--desktop shows the session to every application of the desktop; it cannot be --restricted")
         }
     }
 
@@ -61,14 +69,14 @@ struct Drag: AsyncParsableCommand {
             ? try input.lazyItems(registry: registry, serving: serving)
             : try input.eagerItems(registry: registry, streaming: false)  // a lost daemon lifts the items again
         let operations = try DragFollowing.operations(allow)
-        let (add, restricted, timeout, count) = (add, restricted, timeout, items.count)
+        let (add, restricted, timeout, desktop, count) = (add, restricted, timeout, desktop, items.count)
         let end = try await DragFollowing.liftAndFollow(tool: "pb", verbose: verbose, retry: add == nil) { body in
             try await PasteboardConnection.withConnection(clientName: "pb", body)
         } lift: { connection in
             if let add { return try await DragSession.add(items, to: add, on: connection) }
             return try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted,
-                timeout: timeout.map(SecondsLimit.duration), on: connection
+                timeout: timeout.map(SecondsLimit.duration), showOnDesktop: desktop, on: connection
             )
         } lifted: { session in
             // Items added to a session in flight join what its source lifted; they are not lifted.

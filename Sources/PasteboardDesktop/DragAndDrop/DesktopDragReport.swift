@@ -1,0 +1,19 @@
+import PasteboardX11
+
+/// Turns the events of the desktop drag lane into the bridge's log lines: a handle shown, a
+/// drag's outcome, a session not shown and why.
+struct DesktopDragReport: Sendable {
+    let log: @Sendable (String) -> Void
+
+    var x11: @Sendable (X11DesktopDrags.Event) -> Void {
+        { event in
+            switch event {
+            case let .handle(session, .shown(window)): log("drag session \(session): handle shown (\(window))")
+            case let .handle(session, .ended(outcome, _)): log("drag session \(session): desktop drag \(outcome)")
+            case let .skipped(session, reason): log("drag session \(session): not shown on the desktop: \(reason)")
+            case let .failed(session, reason): log("drag session \(session): its drag handle failed: \(reason)")
+            case .handle: break
+            }
+        }
+    }
+}
