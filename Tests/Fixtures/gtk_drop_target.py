@@ -8,10 +8,12 @@ the data arrived, finish with delete, GTK's "the source deletes its original"), 
 (answer every position with no action, so a release there is refused). TYPE... are the targets
 it accepts, best first (GTK picks the first the source offers). It prints `ready WINDOW-ID X Y`
 once its window is mapped at (X, Y) and writes RESULT_FILE as JSON after the drop: the target
-GTK chose, the byte count, the bytes' SHA-256, the action and the source's offered targets.
+GTK chose, the byte count, the bytes' SHA-256 (and the text, when short UTF-8), the action,
+the source's offered targets, and whether the file WATCHED_PATH (in the environment) existed.
 """
 import hashlib
 import json
+import os
 import sys
 
 import gi
@@ -21,7 +23,8 @@ gi.require_version("Gdk", "3.0")
 from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 
 result_path, mode, accepted = sys.argv[1], sys.argv[2], sys.argv[3:]
-X, Y, SIDE = 400, 100, 300
+X, Y, SIDE = 320, 40, 240  # inside the tests' 640×480 Xvfb, clear of its top-left corner
+WATCHED = os.environ.get("WATCHED_PATH")
 
 window = Gtk.Window(title="gtk drop target")
 window.set_default_size(SIDE, SIDE)
@@ -72,6 +75,9 @@ def on_received(widget, context, x, y, data, info, time):
         "text": as_text(raw),
         "action": "move" if context.get_selected_action() == Gdk.DragAction.MOVE else "copy",
         "offered": offered,
+        # Whether the source's original (WATCHED_PATH) was still there when the data came:
+        # a move's source must delete it only after the drop finished.
+        "watchedExisted": os.path.exists(WATCHED) if WATCHED else None,
     }
     with open(result_path, "w") as out:
         json.dump(record, out)

@@ -58,6 +58,28 @@ final class PasteboardStoreDragSessionTests: XCTestCase {
         XCTAssertTrue(left.isEmpty)
     }
 
+    func testADesktopSessionSaysSoAndAMoveCanFinishAsACopyButNotTheOtherWayRound() async throws {
+        let store = PasteboardStore(registry: .builtIn)
+        let lifted = await store.beginSession(DragRequest(items: [], allow: [.copy, .move], desktop: true), items: [.text("x")], source: source)
+        XCTAssertEqual(lifted.info.desktop, true)
+        let seen = await store.sessionList(for: destination)
+        XCTAssertEqual(seen.map(\.desktop), [true], "every client sees that the session is on the desktop")
+        _ = try await store.drop(DropRequest(operation: .move), by: destination)
+        try await store.finish(FinishRequest(session: 1, success: true, operation: .copy), by: destination)
+        let events = await received(lifted)
+        XCTAssertEqual(events.last, .ended(SessionEnd(outcome: .finished, operation: .copy, destinationApp: "files")),
+                       "a move the destination finished as a copy is reported as a copy: the source keeps its originals")
+
+        let plain = await store.beginSession(DragRequest(items: []), items: [.text("y")], source: source)
+        XCTAssertNil(plain.info.desktop)
+        _ = try await store.drop(DropRequest(session: 2, operation: .copy), by: destination)
+        await XCTAssertThrowsCode(.invalidArgument, "dropped as a copy; it cannot finish as a move") {
+            try await store.finish(FinishRequest(session: 2, success: true, operation: .move), by: self.destination)
+        }
+        let info = try await store.sessionInfo(2, for: destination)
+        XCTAssertEqual(info.state, .dropped, "a refused finish leaves the drop as it was")
+    }
+
     func testProposalsOtherThanADropLeaveOrEndTheSession() async throws {
         let store = PasteboardStore(registry: .builtIn)
         let lifted = await store.beginSession(DragRequest(items: []), items: [.text("x")], source: source)

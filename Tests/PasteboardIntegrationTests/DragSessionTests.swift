@@ -34,6 +34,26 @@ final class DragSessionTests: DragDropTestCase {
         XCTAssertEqual(files(in: "a.images"), [])
     }
 
+    func testADesktopSessionIsVisibleAsSuchAndCannotBeRestricted() async throws {
+        try await withConnection(app: "notes") { connection in
+            var item = ItemProvider()
+            item.registerData(Array("hello".utf8), for: .utf8PlainText)
+            do {
+                _ = try await DragSession.begin(with: [item], restrictedToApp: true, showOnDesktop: true, on: connection)
+                XCTFail("a restricted session was shown on the desktop")
+            } catch let error as PasteboardError {
+                XCTAssertEqual(error.code, .invalidArgument)
+                XCTAssertTrue(error.description.contains("cannot be shown on the desktop"), error.description)
+            }
+            let session = try await DragSession.begin(with: [item], showOnDesktop: true, on: connection)
+            let seen = try await DropSession.session(session.id, on: connection)
+            XCTAssertTrue(seen.isShownOnDesktop)
+            session.cancel()
+        }
+        let listed = try pbOK("sessions", "--json").stdoutText
+        XCTAssertFalse(listed.contains("\"desktop\""), "the cancelled session is gone: \(listed)")
+    }
+
     func testADestinationThatLeavesWithoutFinishingFailsTheDrop() async throws {
         try addImages(["kept"])
         let (source, _) = try startGalleryDrag("0")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Pasteboard
 import PasteboardCLI
 import PasteboardSystem
+import PasteboardTypes
 
 /// `pb drag`: lift files (or one item of several representations) into a drag session, serve
 /// them to the destination that drops it, and report how the session ended.
@@ -65,9 +66,17 @@ struct Drag: AsyncParsableCommand {
         let registry = TypeArguments.registry().registry
         let serving = LazyServing(verbose: verbose, pasteOnce: false)
         let servesFiles = !input.files.isEmpty || input.representations.contains { $0.contains("=@") }
-        let items = servesFiles && (try? input.validateLazy()) != nil
+        var lifted = servesFiles && (try? input.validateLazy()) != nil
             ? try input.lazyItems(registry: registry, serving: serving)
             : try input.eagerItems(registry: registry, streaming: false)  // a lost daemon lifts the items again
+        if desktop, input.representations.isEmpty, lifted.count == input.files.count {
+            // A desktop application takes a drop of files as their URLs (text/uri-list): each
+            // FILE item offers its URL after its contents.
+            for (index, file) in input.files.enumerated() where !lifted[index].registeredTypes.contains(.fileURL) {
+                lifted[index].registerData(Array(FileURL.string(for: LexicalPath.absolute(file)).utf8), for: .fileURL)
+            }
+        }
+        let items = lifted
         let operations = try DragFollowing.operations(allow)
         let (add, restricted, timeout, desktop, count) = (add, restricted, timeout, desktop, items.count)
         let end = try await DragFollowing.liftAndFollow(tool: "pb", verbose: verbose, retry: add == nil) { body in

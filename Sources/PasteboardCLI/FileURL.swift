@@ -1,7 +1,8 @@
-/// File URLs and file names for dragged images.
-enum FileURL {
+/// `file://` URLs of local paths, as dragged files carry them (`public.file-url`, the lines of
+/// `text/uri-list`), and back.
+public enum FileURL {
     /// `file://` followed by `path` with every byte outside RFC 3986's unreserved set and `/` percent-encoded.
-    static func string(for path: String) -> String {
+    public static func string(for path: String) -> String {
         var result = "file://"
         for byte in path.utf8 {
             switch byte {
@@ -17,8 +18,8 @@ enum FileURL {
     }
 
     /// The path of a `file://` URL (its percent escapes undone), or nil for another URL or a
-    /// malformed escape: a gallery's origin column shows paths, whichever gallery it came from.
-    static func path(from url: String) -> String? {
+    /// malformed escape (a gallery's origin column shows paths, whichever gallery it came from).
+    public static func path(from url: String) -> String? {
         var rest = Substring(url)
         guard rest.hasPrefix("file://") else { return nil }
         rest = rest.dropFirst("file://".count)
@@ -33,12 +34,5 @@ enum FileURL {
             utf8 = utf8.dropFirst(2)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// A file name for an image titled `title` (no extension): slashes and control characters
-    /// become '-', and an empty title becomes "image".
-    static func fileName(forTitle title: String) -> String {
-        let cleaned = String(title.unicodeScalars.map { $0 == "/" || $0.value < 0x20 ? "-" : Character($0) })
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "image" : cleaned
     }
 }

@@ -1,0 +1,223 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Drag sessions dragged onto the X11 desktop: a real daemon whose bridge serves an Xvfb, a
+/// real `gallery drag --desktop` or `pb drag --desktop`, xdotool pressing, moving and releasing
+/// the real pointer on the handle, and a real GTK 3 application (python3-gi) as the target,
+/// which records what it received.
+final class X11DesktopDragTests: DragDropTestCase {
+    private var server: XvfbServer?
+    private let cookie = "00112233445566778899aabbccddeeff"
+
+    override class var startsDaemonInSetUp: Bool { false }
+
+    private static let xdotool = "/usr/bin/xdotool"
+    private static var gtkIsAvailable: Bool { DebianPython.runs("import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk") }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard FileManager.default.isExecutableFile(atPath: Self.xdotool) else { throw XCTSkip("xdotool is not installed (apt-get install xdotool)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xauth") else { throw XCTSkip("xauth is not installed (apt-get install xauth)") }
+        guard Self.gtkIsAvailable else { throw XCTSkip("python3-gi with GTK 3 is not installed (apt-get install python3-gi gir1.2-gtk-3.0)") }
+        let server = try XvfbServer(sandbox: sandbox, authorityFile: sandbox.path("Xauthority"), cookie: cookie)
+        self.server = server
+        daemon = try DaemonProcess.started(in: sandbox, display: displayEnvironment)
+        XCTAssertTrue(eventually(timeout: 15) { (try? self.pb("bridge").stdoutText.contains("serves \(server.display)")) == true },
+                      "no bridge: \(daemon.log)")
+        // The handle opens near the pointer: keep it in the top-left corner, away from the target.
+        try xdotool("mousemove", "10", "10")
+    }
+
+    override func tearDown() {
+        stopDaemon()
+        server?.stop()
+        super.tearDown()
+    }
+
+    private var displayEnvironment: [String: String] {
+        ["DISPLAY": server?.display ?? "", "XAUTHORITY": sandbox.path("Xauthority")]
+    }
+
+    private var desktopEnvironment: [String: String] { sandbox.environment().merging(displayEnvironment) { $1 } }
+
+    @discardableResult
+    private func xdotool(_ arguments: String...) throws -> ProcessResult {
+        let result = try runTool(Self.xdotool, arguments, environment: desktopEnvironment, in: sandbox)
+        XCTAssertEqual(result.status, 0, "xdotool \(arguments.joined(separator: " ")): \(result.stderr)")
+        return result
+    }
+
+    /// Starts the GTK target answering `mode` (copy, move, refuse) and accepting `types`;
+    /// returns it once its window is up, with the file its record of the drop is written to.
+    private func startTarget(_ mode: String, accepting types: [String], watching watched: String? = nil) throws -> (ToolProcess, String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/gtk_drop_target.py").path
+        let record = sandbox.path("received-\(UUID().uuidString.prefix(6)).json")
+        var environment = desktopEnvironment
+        if let watched { environment["WATCHED_PATH"] = watched }
+        let target = try start(DebianPython.path, [script, record, mode] + types, environment: environment)
+        XCTAssertTrue(eventually(timeout: 20) { target.stdoutText.hasPrefix("ready") }, "the GTK target did not start: \(target.stderrLines)")
+        return (target, record)
+    }
+
+    /// The handle window of drag session `session`, once the bridge shows it.
+    private func handleWindow(of session: Int) throws -> String {
+        var found: String?
+        XCTAssertTrue(eventually(timeout: 15) {
+            let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drag session \(session)$"], environment: self.desktopEnvironment, in: self.sandbox)
+            found = search?.stdoutText.split(separator: "\n").first.map(String.init)
+            return found != nil
+        }, "no drag handle for session \(session); daemon log:\n\(daemon.log)")
+        return try XCTUnwrap(found)
+    }
+
+    private func handleIsShown(_ session: Int) -> Bool {
+        let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drag session \(session)$"], environment: desktopEnvironment, in: sandbox)
+        return search?.status == 0 && search?.stdoutText.isEmpty == false
+    }
+
+    /// Presses on the handle, moves in steps to the middle of the GTK target's window (at
+    /// 320, 40, 240 pixels square), waits there for its answer, and releases unless `release`
+    /// is false.
+    private func dragFromHandle(_ handle: String, release: Bool = true) throws {
+        try xdotool("mousemove", "--window", handle, "20", "20")
+        try xdotool("mousedown", "1")
+        for (x, y) in [(120, 60), (300, 120), (420, 150), (440, 160)] {
+            usleep(150_000)
+            try xdotool("mousemove", "\(x)", "\(y)")
+        }
+        usleep(400_000)
+        if release { try xdotool("mouseup", "1") }
+    }
+
+    private func received(_ record: String, line: UInt = #line) throws -> [String: Any] {
+        XCTAssertTrue(eventually(timeout: 20) { FileManager.default.fileExists(atPath: record) }, "the GTK target received nothing; daemon log:\n\(daemon.log)", line: line)
+        let data = try Data(contentsOf: URL(fileURLWithPath: record))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], line: line)
+    }
+
+    private func sha256(_ data: Data) throws -> String {
+        let path = sandbox.path("hashed-\(UUID().uuidString.prefix(6))")
+        try data.write(to: URL(fileURLWithPath: path))
+        let result = try runTool("/usr/bin/sha256sum", [path], environment: sandbox.environment(), in: sandbox)
+        return String(result.stdoutText.prefix(64))
+    }
+
+    func testAGalleryImageDraggedIntoAGtkApplicationArrivesByteIdenticalAsACopy() throws {
+        let pngs = try addImages(["Lighthouse"])
+        let (target, record) = try startTarget("copy", accepting: ["image/png", "text/uri-list"])
+        let (source, session) = try startGalleryDrag("0", "--desktop")
+        try dragFromHandle(try handleWindow(of: session))
+
+        let got = try received(record)
+        XCTAssertEqual(got["target"] as? String, "image/png")
+        XCTAssertEqual(got["bytes"] as? Int, pngs[0].count)
+        XCTAssertEqual(got["sha256"] as? String, try sha256(pngs[0]))
+        XCTAssertEqual(got["action"] as? String, "copy")
+        let offered = try XCTUnwrap(got["offered"] as? [String])
+        XCTAssertTrue(offered.contains("image/png") && offered.contains("text/uri-list") && offered.contains("text/plain;charset=utf-8"), "\(offered)")
+        XCTAssertFalse(offered.contains("x-special/gnome-copied-files"), "a clipboard type offered to a drag: \(offered)")
+
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 0, "\(source.stderrLines)")
+        XCTAssertEqual(end.stdout, "copy")
+        XCTAssertEqual(try titles(), ["Lighthouse"], "a copy keeps the original")
+        XCTAssertTrue(eventually(timeout: 10) { !self.handleIsShown(session) }, "the handle stayed after the session ended")
+        XCTAssertNotNil(target.waitForExit(timeout: 10))
+    }
+
+    func testAMoveIntoAGtkApplicationRemovesTheOriginalOnlyAfterTheDropFinished() throws {
+        try addImages(["Harbour"])
+        let original = try XCTUnwrap(try images().first)
+        let originalPath = (sandbox.path("a.json") as NSString).deletingLastPathComponent + "/" + (original["file"] as? String ?? "?")
+        let (_, record) = try startTarget("move", accepting: ["image/png"], watching: originalPath)
+        let (source, session) = try startGalleryDrag("0", "--desktop", "--allow", "copy,move")
+        try dragFromHandle(try handleWindow(of: session))
+
+        let got = try received(record)
+        XCTAssertEqual(got["action"] as? String, "move")
+        XCTAssertEqual(got["watchedExisted"] as? Bool, true, "the original was gone before the target had the data")
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 0, "\(source.stderrLines)")
+        XCTAssertEqual(end.stdout, "move")
+        XCTAssertEqual(try titles(), [], "a finished move removes the image from the gallery")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: originalPath))
+    }
+
+    func testAMoveToATargetThatTakesOnlyCopiesKeepsTheOriginal() throws {
+        try addImages(["Quay"])
+        let (_, record) = try startTarget("copy", accepting: ["image/png"])
+        let (source, session) = try startGalleryDrag("0", "--desktop", "--allow", "copy,move")
+        try dragFromHandle(try handleWindow(of: session))
+
+        XCTAssertEqual(try received(record)["action"] as? String, "copy")
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.stdout, "copy")
+        XCTAssertEqual(try titles(), ["Quay"])
+    }
+
+    func testARefusingTargetIsForbiddenTheHandleStaysAndEscCancels() throws {
+        try addImages(["Pier"])
+        let (target, record) = try startTarget("refuse", accepting: ["image/png"])
+        let (source, session) = try startGalleryDrag("0", "--desktop", "--verbose")
+        let handle = try handleWindow(of: session)
+        try dragFromHandle(handle)
+
+        XCTAssertNotNil(source.waitForLine { $0.contains("refused the drop") }, "no refusal reported: \(source.stderrLines); daemon log:\n\(daemon.log)")
+        XCTAssertTrue(handleIsShown(session), "a refused drop leaves the session, and its handle, for another try")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record))
+
+        // Again, and Esc before the release: the session ends cancelled.
+        try dragFromHandle(handle, release: false)
+        try xdotool("key", "Escape")
+        try xdotool("mouseup", "1")
+        let end = try outcome(of: source)
+        XCTAssertEqual(end.status, 1)
+        XCTAssertEqual(end.stdout, "cancelled")
+        XCTAssertTrue(eventually(timeout: 10) { !self.handleIsShown(session) }, "the handle stayed after Esc")
+        XCTAssertEqual(try titles(), ["Pier"])
+        target.stop()
+    }
+
+    func testSeveralImagesDropAsAURIListOfEveryFile() throws {
+        try addImages(["One", "Two"])
+        let paths = try images().map { (sandbox.path("a.json") as NSString).deletingLastPathComponent + "/" + ($0["file"] as? String ?? "?") }
+        let (_, record) = try startTarget("copy", accepting: ["text/uri-list"])
+        let (source, session) = try startGalleryDrag("0", "1", "--desktop")
+        try dragFromHandle(try handleWindow(of: session))
+
+        let got = try received(record)
+        XCTAssertEqual(got["target"] as? String, "text/uri-list")
+        let lines = try XCTUnwrap(got["text"] as? String).components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.count, 3, "two URIs, each ending with CRLF: \(lines)")
+        XCTAssertEqual(lines.last, "")
+        for (line, path) in zip(lines, paths) {
+            XCTAssertTrue(line.hasPrefix("file://") && line.removingPercentEncoding?.hasSuffix(path) == true, "\(line) is not \(path)")
+        }
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+    }
+
+    func testPbDragOfFilesGivesAFileManagerTheirURLs() throws {
+        try writePNG("a b.png", width: 4, height: 2)
+        try Data("notes\n".utf8).write(to: URL(fileURLWithPath: sandbox.path("notes.txt")))
+        let (_, record) = try startTarget("copy", accepting: ["text/uri-list"])
+        let (source, session) = try startPBDrag("--desktop", sandbox.path("a b.png"), sandbox.path("notes.txt"))
+        try dragFromHandle(try handleWindow(of: session))
+
+        let got = try received(record)
+        XCTAssertEqual(got["target"] as? String, "text/uri-list")
+        XCTAssertEqual(got["text"] as? String, "file://\(sandbox.path("a%20b.png"))\r\nfile://\(sandbox.path("notes.txt"))\r\n")
+        XCTAssertEqual(try outcome(of: source).stdout, "copy")
+    }
+
+    func testADesktopSessionCannotBeRestricted() throws {
+        let refused = try gallery("drag", "0", "--desktop", "--restricted")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("--desktop") && refused.stderr.contains("--restricted"), refused.stderr)
+        try writePNG("a.png", width: 2, height: 2)
+        let pbRefused = try pb("drag", "--desktop", "--restricted", sandbox.path("a.png"))
+        XCTAssertNotEqual(pbRefused.status, 0)
+        XCTAssertTrue(pbRefused.stderr.contains("cannot be --restricted"), pbRefused.stderr)
+    }
+}
