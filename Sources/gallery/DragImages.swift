@@ -80,6 +80,7 @@ struct DragImages: AsyncParsableCommand {
         let context = GalleryDragContext(file: gallery.path, ids: images.map(\.id))
         let (operations, verbose, timeout, restricted, desktop) = (try DragFollowing.operations(allow), verbose, timeout, restricted, desktop)
         let count = items.count
+        if desktop { DesktopBridgeCheck.noteUnlessShown(tool: "gallery") }
         let end = try await DragFollowing.liftAndFollow(tool: "gallery", verbose: verbose) { body in
             try await options.withConnection(body)
         } lift: { connection in

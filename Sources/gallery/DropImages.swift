@@ -38,7 +38,11 @@ struct DropImages: AsyncParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "Print no progress, not even a bar on a terminal.")
     var noProgress = false
 
+    @Flag(name: .customLong("desktop"), help: "Wait for a drop from a desktop application instead: the desktop bridge shows a drop zone (X11) that takes PNG images and PNG files.")
+    var desktop = false
+
     func validate() throws {
+        if desktop, session != nil || wait { throw ValidationError("--desktop waits for the drop made into its zone; it takes neither --session nor --wait") }
         if let index, index < 0 { throw ValidationError("--at must be 0 or more, not \(index)") }
         if progressLines && noProgress { throw ValidationError("give --progress or --no-progress, not both") }
         if let session, session < 1 { throw ValidationError("--session must be 1 or more (session ids count from 1), not \(session)") }
@@ -47,12 +51,15 @@ struct DropImages: AsyncParsableCommand {
     func run() async throws {
         let gallery = options.gallery
         _ = try? gallery.removeStalePlaceholders()
-        let (session, index, wait) = (session, index, wait)
+        let (session, index, wait, desktop) = (session, index, wait, desktop)
         let mode = ProgressDisplay.mode(lines: progressLines, none: noProgress)
+        if desktop { try DesktopWaiting.announce(tool: "gallery") }
         try await options.withConnection { connection in
             let found: DropSession
             do {
-                found = try await DropSession.find(session, on: connection)
+                found = desktop
+                    ? try await DesktopWaiting.drop(title: "gallery \(gallery.path)", accepting: [.png], on: connection)
+                    : try await DropSession.find(session, on: connection)
             } catch let error as PasteboardError where wait && error.code == .noSuchSession {
                 Output.printError("gallery: no drag session\(session.map { " \($0)" } ?? "") in flight; waiting for one (Ctrl+C to stop)")
                 found = try await Signals.cancellingOnInterrupt { try await DropSession.find(session, on: connection, waiting: true) }

@@ -1,4 +1,4 @@
-import PasteboardCLI
+import PasteboardTypes
 
 extension FileURL {
     /// A file name for an image titled `title` (no extension): slashes and control characters

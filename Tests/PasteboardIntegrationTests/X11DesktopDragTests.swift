@@ -211,6 +211,119 @@ final class X11DesktopDragTests: DragDropTestCase {
         XCTAssertEqual(try outcome(of: source).stdout, "copy")
     }
 
+    // MARK: - From GTK applications into drop zones
+
+    /// Starts the GTK source offering `file`; returns it once its window is up, with the file
+    /// its record of the drag's end is written to.
+    private func startSource(_ file: String) throws -> (ToolProcess, String) {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/gtk_drag_source.py").path
+        let record = sandbox.path("dragged-\(UUID().uuidString.prefix(6)).json")
+        let source = try start(DebianPython.path, [script, record, file], environment: desktopEnvironment)
+        XCTAssertTrue(eventually(timeout: 20) { source.stdoutText.hasPrefix("ready") }, "the GTK source did not start: \(source.stderrLines)")
+        return (source, record)
+    }
+
+    /// The drop zone window of a waiting destination, once the bridge shows it, and its middle.
+    private func dropZone() throws -> (x: Int, y: Int) {
+        var found: String?
+        XCTAssertTrue(eventually(timeout: 15) {
+            let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox)
+            found = search?.stdoutText.split(separator: "\n").first.map(String.init)
+            return found != nil
+        }, "no drop zone; daemon log:\n\(daemon.log)")
+        let geometry = try xdotool("getwindowgeometry", "--shell", try XCTUnwrap(found)).stdoutText
+        var values: [String: Int] = [:]
+        for line in geometry.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+        }
+        let (x, y, width, height) = (values["X"] ?? 0, values["Y"] ?? 0, values["WIDTH"] ?? 0, values["HEIGHT"] ?? 0)
+        return (x + width / 2, y + height / 2)
+    }
+
+    /// Presses in the GTK source's window (at 320, 40, 240 pixels square), drags in steps to
+    /// `point` and releases there; with `move`, Shift is held, GTK's way of asking for a move.
+    private func dragFromSource(to point: (x: Int, y: Int), move: Bool = false) throws {
+        try xdotool("mousemove", "440", "160")
+        if move { try xdotool("keydown", "shift") }
+        try xdotool("mousedown", "1")
+        let steps = [(430, 150), (400, 140), (300, 110)] + [(point.x + 20, point.y + 10), (point.x + 2, point.y + 1), (point.x, point.y)]
+        for (x, y) in steps {
+            usleep(150_000)
+            try xdotool("mousemove", "\(x)", "\(y)")
+        }
+        usleep(400_000)
+        try xdotool("mouseup", "1")
+        if move { try xdotool("keyup", "shift") }
+    }
+
+    private func dragRecord(_ record: String, line: UInt = #line) throws -> [String: Any] {
+        XCTAssertTrue(eventually(timeout: 20) { FileManager.default.fileExists(atPath: record) }, "the GTK source's drag never ended; daemon log:\n\(daemon.log)", line: line)
+        let data = try Data(contentsOf: URL(fileURLWithPath: record))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], line: line)
+    }
+
+    func testAPNGFileDraggedFromAGtkApplicationLandsInTheGalleryByteIdentical() throws {
+        let png = try writePNG("Lagoon.png", width: 24, height: 12, seed: 3)
+        let (_, record) = try startSource(sandbox.path("Lagoon.png"))
+        let drop = try start("gallery", ["drop", "--desktop", "--file", sandbox.path("a.json")])
+        XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
+        try dragFromSource(to: try dropZone())
+
+        XCTAssertEqual(drop.waitForExit(), 0, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
+        let image = try XCTUnwrap(try images().first)
+        XCTAssertEqual(image["title"] as? String, "Lagoon")
+        XCTAssertEqual(try imageBytes(image), png, "the PNG lands byte-identical")
+        let ended = try dragRecord(record)
+        XCTAssertEqual(ended["failed"] as? Bool, false)
+        XCTAssertEqual(ended["moved"] as? Bool, false, "gallery drop takes a copy")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("Lagoon.png")))
+        XCTAssertTrue(eventually(timeout: 10) {
+            (try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox).status) == 1
+        }, "the drop zone stayed after its destination had its drop")
+    }
+
+    func testAMoveFromAGtkApplicationIntoPbDropDeletesTheSourcesFileOnlyAfterItLanded() throws {
+        let png = try writePNG("Reef.png", width: 8, height: 8, seed: 5)
+        let directory = sandbox.path("received")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (_, record) = try startSource(sandbox.path("Reef.png"))
+        let drop = try start("pb", ["drop", "--desktop", "--operation", "move", "-o", directory])
+        XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
+        try dragFromSource(to: try dropZone(), move: true)
+
+        XCTAssertEqual(drop.waitForExit(), 0, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/Reef.png")), png)
+        let ended = try dragRecord(record)
+        XCTAssertEqual(ended["moved"] as? Bool, true, "a move performed is a move answered: \(ended)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("Reef.png")), "the source deleted its original after the move")
+    }
+
+    func testADropTheGalleryCannotTakeFailsForTheApplicationAndAddsNothing() throws {
+        try Data("not an image\n".utf8).write(to: URL(fileURLWithPath: sandbox.path("notes.txt")))
+        let (_, record) = try startSource(sandbox.path("notes.txt"))
+        let drop = try start("gallery", ["drop", "--desktop", "--file", sandbox.path("a.json")])
+        XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
+        try dragFromSource(to: try dropZone())
+
+        XCTAssertEqual(drop.waitForExit(), 1)
+        XCTAssertNotNil(drop.stderrLines.first { $0.contains("offers no PNG image") }, "\(drop.stderrLines)")
+        XCTAssertEqual(try dragRecord(record)["failed"] as? Bool, true, "the application hears that the drop failed")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("notes.txt")))
+    }
+
+    func testDropFromTheDesktopWithoutABridgeFailsAtOnce() throws {
+        stopDaemon()
+        daemon = try DaemonProcess.started(in: sandbox)  // no display: no bridge
+        let drop = try pb("drop", "--desktop")
+        XCTAssertEqual(drop.status, 1)
+        XCTAssertTrue(drop.stderr.contains("no drop zone can be shown"), drop.stderr)
+        let session = try gallery("drop", "--desktop", "--session", "3")
+        XCTAssertNotEqual(session.status, 0)
+        XCTAssertTrue(session.stderr.contains("--desktop"), session.stderr)
+    }
+
     func testADesktopSessionCannotBeRestricted() throws {
         let refused = try gallery("drag", "0", "--desktop", "--restricted")
         XCTAssertNotEqual(refused.status, 0)

@@ -40,11 +40,22 @@ public struct DragSession: Sendable {
         restrictedToApp: Bool = false, localContext: String? = nil, timeout: Duration? = nil,
         showOnDesktop: Bool = false, on connection: PasteboardConnection
     ) async throws -> DragSession {
+        try await begin(with: items, allowing: operations, restrictedToApp: restrictedToApp, localContext: localContext,
+                        timeout: timeout, showOnDesktop: showOnDesktop, zone: nil, on: connection)
+    }
+
+    /// Begins a session as `begin(with:...)` does; with `zone`, one carrying a desktop drop into
+    /// that drop zone, which only the zone's destination sees (the desktop bridge's).
+    package static func begin(
+        with items: [ItemProvider], allowing operations: Set<DragOperation>, restrictedToApp: Bool = false,
+        localContext: String? = nil, timeout: Duration? = nil, showOnDesktop: Bool = false, zone: Int?,
+        on connection: PasteboardConnection
+    ) async throws -> DragSession {
         let upload = ItemUpload(items, connection: connection)
         let request = DragRequest(
             items: upload.infos, allow: DragOperation.allCases.filter(operations.contains).map(\.wire),
             restricted: restrictedToApp ? true : nil, localContext: localContext,
-            timeout: timeout?.protocolSeconds, desktop: showOnDesktop ? true : nil
+            timeout: timeout?.protocolSeconds, desktop: showOnDesktop ? true : nil, zone: zone
         )
         return try await DragSession(upload.send(.drag(request)), connection: connection)
     }

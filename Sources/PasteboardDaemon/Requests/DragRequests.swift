@@ -13,6 +13,9 @@ struct DragRequests: Sendable {
         if request.desktop == true, request.restricted == true {
             throw ProtocolError(.invalidArgument, "a session restricted to its application cannot be shown on the desktop: give 'desktop' or 'restricted', not both")
         }
+        if let zone = request.zone, !(await context.store.hasZone(zone)) {
+            throw ProtocolError(.invalidArgument, "there is no drop zone \(zone) (its destination stopped waiting)")
+        }
         let files = await WriteAssembly.checkFiles(of: request.items)
         return try WriteAssembly(.drag(request), items: request.items, source: context.client, registry: context.store.registry,
                                  configuration: context.configuration, place: context.store.scratchSpoolPlace, files: files,
@@ -61,7 +64,14 @@ struct DragRequests: Sendable {
             guard request.session == nil else {
                 return try await context.fail(ProtocolError(.invalidArgument, "'watch' follows all sessions: give no 'session'"), on: id)
             }
-            return watchSessions(id: id)
+            if let zone = request.zone {
+                do { try DropZoneRecord.validate(zone) } catch { return try await context.fail(error, on: id) }
+                return watchSessions(id: id, zone: await store.openZone(zone, for: context.client))
+            }
+            return watchSessions(id: id, zone: nil)
+        }
+        if request.zone != nil {
+            return try await context.fail(ProtocolError(.invalidArgument, "a drop zone is kept by a watch: give 'zone' with 'watch': true"), on: id)
         }
         do {
             let sessions = if let session = request.session {
@@ -75,19 +85,25 @@ struct DragRequests: Sendable {
         }
     }
 
-    /// The sessions the client may see, now and after each change that shows in its list.
-    private func watchSessions(id: UInt32) {
+    /// The sessions the client may see and the drop zones, now and after each change that shows
+    /// in its list. A watch with `zone` keeps that zone open until it ends.
+    private func watchSessions(id: UInt32, zone: Int?) {
         let (store, client) = (context.store, context.client)
         // Listen first, then read: a change in between is told, and an unchanged list not sent again.
-        let (changes, stop) = store.sessionChanges.listen()
+        let (changes, stopListening) = store.sessionChanges.listen()
+        let stop: @Sendable () -> Void = {
+            stopListening()
+            if let zone { Task { await store.closeZone(zone) } }
+        }
         context.watch(id: id, named: "sessions watch", stop: stop) { writer in
-            var last: [SessionInfo]?
+            var last: SessionList?
             var iterator = changes.makeAsyncIterator()
             repeat {
-                let sessions = await store.sessionList(for: client)
-                if sessions != last {
-                    last = sessions
-                    try await writer.send(.sessionList(SessionList(sessions: sessions)), on: id)
+                let zones = await store.zoneList()
+                let list = SessionList(sessions: await store.sessionList(for: client), zones: zones.isEmpty ? nil : zones, zone: zone)
+                if list != last {
+                    last = list
+                    try await writer.send(.sessionList(list), on: id)
                 }
             } while await iterator.next() != nil
         }

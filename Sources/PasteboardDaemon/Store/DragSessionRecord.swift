@@ -22,6 +22,10 @@ struct DragSessionRecord: Sendable {
     let localContext: String?
     /// Whether the source asked the desktop bridge to show the session.
     let desktop: Bool
+    /// The drop zone whose desktop drop this session carries, and the zone's destination: the
+    /// only client besides the source that sees it.
+    let zone: Int?
+    let zoneOwner: (any PromiseOwner)?
     var items: [StoredItem]
     var participants: [Int: Participant] = [:]
     var state: SessionState = .lifted
@@ -31,7 +35,8 @@ struct DragSessionRecord: Sendable {
 
     /// True when `client` may see the session (and drop it).
     func isVisible(to client: any PromiseOwner) -> Bool {
-        !restricted || client.app == source.app
+        if zone != nil { return client === source || client === zoneOwner }
+        return !restricted || client.app == source.app
     }
 
     /// The metadata `client` may read.
@@ -41,7 +46,7 @@ struct DragSessionRecord: Sendable {
             allow: allowed, restricted: restricted ? true : nil, state: state,
             items: items.map { $0.info(registry: registry) },
             localContext: client.app == source.app ? localContext : nil,
-            operation: operation, desktop: desktop ? true : nil
+            operation: operation, desktop: desktop ? true : nil, zone: zone
         )
     }
 

@@ -21,7 +21,8 @@ extension PasteboardStore {
         if allowed.isEmpty { allowed = [.copy] }
         sessions[id] = DragSessionRecord(
             id: id, source: source, allowed: allowed, restricted: request.restricted ?? false,
-            localContext: request.localContext, desktop: request.desktop ?? false, items: items
+            localContext: request.localContext, desktop: request.desktop ?? false,
+            zone: request.zone, zoneOwner: request.zone.flatMap { zones[$0]?.owner }, items: items
         )
         if let timeout = request.timeout, timeout > 0 {
             Task { [weak self] in
@@ -163,6 +164,7 @@ extension PasteboardStore {
     /// A connection closed: sessions it began end cancelled, sessions it dropped end failed, and
     /// what it promised to other sessions becomes unavailable.
     func connectionGoneFromSessions(_ client: any PromiseOwner) {
+        connectionGoneFromZones(client)
         for id in sessions.keys.sorted() {
             guard var session = sessions[id] else { continue }
             if session.source === client {
@@ -233,6 +235,9 @@ extension PasteboardStore {
     private func visibleSession(_ id: Int, to client: any PromiseOwner) throws(ProtocolError) -> DragSessionRecord {
         guard let session = sessions[id] else { throw ProtocolError(.noSuchSession, endedDescription(id)) }
         guard session.isVisible(to: client) else {
+            if let zone = session.zone {
+                throw ProtocolError(.permissionDenied, "drag session \(id) is a desktop drop into another client's drop zone (\(zone))")
+            }
             throw ProtocolError(.permissionDenied, "drag session \(id) is restricted to the application '\(session.source.app)'")
         }
         return session

@@ -25,6 +25,12 @@ package actor PasteboardStore {
     /// also participants joining and leaving, which a watcher's list does not show).
     nonisolated let sessionChanges = ChangeSignal<Int>()
     var nextSessionID = 1
+    /// Drop zones kept for watching destinations, by id; each change is told as a session change
+    /// (the zones are in every session list).
+    var zones: [Int: DropZoneRecord] = [:] {
+        didSet { sessionChanges.send(sessions.count) }
+    }
+    var nextZoneID = 1
     var nextParticipantID = 1
     /// How recent sessions ended, by id, so a late request hears why (bounded).
     var endedSessions: [Int: String] = [:]

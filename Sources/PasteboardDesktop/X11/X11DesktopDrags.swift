@@ -4,7 +4,9 @@ public import PasteboardX11
 /// The bridge's lane that puts drag sessions on the X11 desktop: each session in flight whose
 /// source asked for it (`pb drag --desktop`, `DragSession.begin(showOnDesktop:)`) gets a drag
 /// handle near the pointer, from which the user drags its items into any application speaking
-/// XDND (`X11SessionHandle`); the handle goes when the session ends, however it ends.
+/// XDND (`X11SessionHandle`); the handle goes when the session ends, however it ends. Each drop
+/// zone a destination keeps (`DropSession.fromDesktop`) gets a window applications drop into
+/// (`X11ZoneHandle`).
 public struct X11DesktopDrags: DesktopLane {
     /// What the lane did, for a log line or a test to wait on.
     public enum Event: Sendable, Equatable {
@@ -12,8 +14,11 @@ public struct X11DesktopDrags: DesktopLane {
         case handle(session: Int, X11DragHandle.Event)
         /// Session `session` is not shown, for `reason`.
         case skipped(session: Int, reason: String)
-        /// Session `session`'s handle failed (the display went away, the daemon refused the drop).
-        case failed(session: Int, reason: String)
+        /// Something happened at drop zone `zone`'s window.
+        case zone(zone: Int, X11DropZone.Event)
+        /// Session `session`'s handle, or a drop zone (`session` nil), failed: the display went
+        /// away, the daemon refused the drop.
+        case failed(session: Int?, reason: String)
     }
 
     public var display: X11Display
@@ -30,10 +35,17 @@ public struct X11DesktopDrags: DesktopLane {
 
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void) async throws {
         var handles: [Int: Task<Void, Never>] = [:]
-        defer { for task in handles.values { task.cancel() } }
-        for try await update in DropSession.updates(on: connection) {
-            switch update {
-            case let .began(session) where session.isShownOnDesktop && !session.isDropped:
+        var zones: [Int: X11ZoneHandle] = [:]
+        var zoneTasks: [Int: Task<Void, Never>] = [:]
+        defer {
+            for task in handles.values { task.cancel() }
+            for task in zoneTasks.values { task.cancel() }
+        }
+        for try await (sessions, openZones) in DropSession.desktopLists(on: connection) {
+            // Sessions: a handle for each new desktop session still lifted; gone when it ends.
+            let ids = Set(sessions.map(\.id))
+            for id in handles.keys where !ids.contains(id) { handles.removeValue(forKey: id)?.cancel() }
+            for session in sessions where session.isShownOnDesktop && !session.isDropped && handles[session.id] == nil {
                 let handle = X11SessionHandle(session: session, display: display, mapping: mappings.current, ownWindows: ownWindows)
                 handles[session.id] = Task {
                     do {
@@ -44,10 +56,31 @@ public struct X11DesktopDrags: DesktopLane {
                         onEvent(.failed(session: session.id, reason: "\(error)"))
                     }
                 }
-            case let .ended(id):
-                handles.removeValue(forKey: id)?.cancel()
-            case .began, .changed:
-                break
+            }
+            // Zones: a window for each new one; retired when its destination stops waiting.
+            let zoneIDs = Set(openZones.map(\.id))
+            for (id, zone) in zones where !zoneIDs.contains(id) {
+                // Its task ends by itself once a drop being delivered is answered.
+                zone.retire()
+                zones[id] = nil
+                zoneTasks[id] = nil
+            }
+            for zone in openZones where zones[zone.id] == nil {
+                do {
+                    let handle = try X11ZoneHandle(zone: zone, display: display, mapping: mappings.current)
+                    zones[zone.id] = handle
+                    zoneTasks[zone.id] = Task {
+                        do {
+                            try await handle.run(on: connection, onEvent: onEvent)
+                        } catch is CancellationError {
+                        } catch X11Error.cancelled {
+                        } catch {
+                            onEvent(.failed(session: nil, reason: "drop zone \(zone.id): \(error)"))
+                        }
+                    }
+                } catch {
+                    onEvent(.failed(session: nil, reason: "drop zone \(zone.id): \(error)"))
+                }
             }
         }
     }

@@ -22,7 +22,22 @@ struct X11TargetFetch: Sendable {
     let selection: String
     let representation: DesktopRepresentation
     /// The window that offered the data: a fetch from anyone else would paste the wrong copy.
-    let owner: WindowID
+    /// Nil: whoever owns the selection (XdndSelection, whose owner a drop does not name).
+    let owner: WindowID?
+
+    /// The representation's bytes whole (converted), refused past `limit`: a dropped file list,
+    /// read at once to make the drop's items of.
+    func readWhole(limit: Int) async throws -> [UInt8] {
+        let fetch = X11SelectionFetch(
+            display: display, selection: selection, target: representation.target, owner: owner, readSize: Self.readSize, bufferedChunks: Self.bufferedChunks)
+        defer { fetch.cancel() }
+        var whole: [UInt8] = []
+        while let chunk = try await next(of: fetch) {
+            whole += chunk
+            if whole.count > limit { throw DesktopImportError.tooLargeToConvert(target: representation.target, limit: limit) }
+        }
+        return representation.conversion.apply(to: whole)
+    }
 
     /// Streams the representation into `writer`.
     func stream(into writer: RepresentationWriter) async throws {

@@ -43,10 +43,13 @@ public struct DragRequest: Sendable, Equatable, JSONObjectCoding {
     /// True: the desktop bridge shows the session as a drag handle, from which the user drags
     /// it into any application of the desktop.
     public var desktop: Bool?
+    /// The drop zone (`sessions` watch's `zone`) a desktop drop into which this session carries:
+    /// only the zone's client sees and drops it. The desktop bridge's, for a drop from an application.
+    public var zone: Int?
 
     public init(
         items: [ItemInfo], allow: [DragOperation]? = nil, restricted: Bool? = nil, localContext: String? = nil,
-        timeout: Double? = nil, desktop: Bool? = nil
+        timeout: Double? = nil, desktop: Bool? = nil, zone: Int? = nil
     ) {
         self.items = items
         self.allow = allow
@@ -54,6 +57,7 @@ public struct DragRequest: Sendable, Equatable, JSONObjectCoding {
         self.localContext = localContext
         self.timeout = timeout
         self.desktop = desktop
+        self.zone = zone
     }
 }
 
@@ -67,6 +71,7 @@ extension DragRequest {
         try json.member("localContext", &localContext)
         try json.member("timeout", &timeout)
         try json.member("desktop", &desktop)
+        try json.member("zone", &zone)
     }
 }
 
@@ -116,11 +121,13 @@ public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
     public var operation: DragOperation?
     /// True when the source asked for the session to be shown on the desktop (`drag`'s `desktop`).
     public var desktop: Bool?
+    /// The drop zone whose desktop drop the session carries (`drag`'s `zone`).
+    public var zone: Int?
 
     public init(
         id: Int, app: String, client: String, pid: Int32, allow: [DragOperation], restricted: Bool?,
         state: SessionState, items: [ItemInfo], localContext: String? = nil, operation: DragOperation? = nil,
-        desktop: Bool? = nil
+        desktop: Bool? = nil, zone: Int? = nil
     ) {
         self.id = id
         self.app = app
@@ -133,6 +140,7 @@ public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
         self.localContext = localContext
         self.operation = operation
         self.desktop = desktop
+        self.zone = zone
     }
 }
 
@@ -151,6 +159,7 @@ extension SessionInfo {
         try json.member("localContext", &localContext)
         try json.member("operation", &operation)
         try json.member("desktop", &desktop)
+        try json.member("zone", &zone)
     }
 }
 
@@ -162,9 +171,13 @@ public struct SessionsRequest: Sendable, Equatable, JSONObjectCoding {
     /// client may see change (one begins, gains items, is dropped, or ends), until `cancel`
     /// (with all sessions only).
     public var watch: Bool?
-    public init(session: Int? = nil, watch: Bool? = nil) {
+    /// With `watch`: keep a drop zone on the desktop while the watch lasts; a desktop drop into
+    /// it becomes a session only this client sees (`SessionInfo.zone`).
+    public var zone: DropZoneRequest?
+    public init(session: Int? = nil, watch: Bool? = nil, zone: DropZoneRequest? = nil) {
         self.session = session
         self.watch = watch
+        self.zone = zone
     }
 }
 
@@ -174,13 +187,76 @@ extension SessionsRequest {
     public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
         try json.member("session", &session)
         try json.member("watch", &watch)
+        try json.member("zone", &zone)
+    }
+}
+
+/// `sessions.zone`: the drop zone a watching destination asks the desktop to show.
+public struct DropZoneRequest: Sendable, Equatable, JSONObjectCoding {
+    /// What the zone is called on the desktop (the destination's name, a file's).
+    public var title: String?
+    /// The types the destination takes, best first; absent or empty: any.
+    public var accept: [String]?
+
+    public init(title: String? = nil, accept: [String]? = nil) {
+        self.title = title
+        self.accept = accept
+    }
+}
+
+extension DropZoneRequest {
+    public static var decodingStart: DropZoneRequest { DropZoneRequest() }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("title", &title)
+        try json.member("accept", &accept)
+    }
+}
+
+/// A drop zone the daemon keeps for a watching destination, in every `session-list`.
+public struct DropZoneInfo: Sendable, Equatable, JSONObjectCoding {
+    /// The zone's id, unique for the daemon's lifetime.
+    public var id: Int
+    /// The destination's application and process id.
+    public var app: String
+    public var pid: Int32
+    public var title: String?
+    /// The types it takes, best first; empty: any.
+    public var accept: [String]
+
+    public init(id: Int, app: String, pid: Int32, title: String?, accept: [String]) {
+        self.id = id
+        self.app = app
+        self.pid = pid
+        self.title = title
+        self.accept = accept
+    }
+}
+
+extension DropZoneInfo {
+    public static var decodingStart: DropZoneInfo { DropZoneInfo(id: 0, app: "", pid: 0, title: nil, accept: []) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("id", &id)
+        try json.member("app", &app)
+        try json.member("pid", &pid)
+        try json.member("title", &title)
+        try json.member("accept", &accept)
     }
 }
 
 /// `session-list`: the sessions in flight this client may see, most recent last.
 public struct SessionList: Sendable, Equatable, JSONObjectCoding {
     public var sessions: [SessionInfo]
-    public init(sessions: [SessionInfo]) { self.sessions = sessions }
+    /// The drop zones kept for watching destinations, oldest first (absent when there are none).
+    public var zones: [DropZoneInfo]?
+    /// In the lists of a watch that keeps a zone: that zone's id.
+    public var zone: Int?
+    public init(sessions: [SessionInfo], zones: [DropZoneInfo]? = nil, zone: Int? = nil) {
+        self.sessions = sessions
+        self.zones = zones
+        self.zone = zone
+    }
 }
 
 extension SessionList {
@@ -188,6 +264,8 @@ extension SessionList {
 
     public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
         try json.member("sessions", &sessions)
+        try json.member("zones", &zones)
+        try json.member("zone", &zone)
     }
 }
 

@@ -77,6 +77,7 @@ struct Drag: AsyncParsableCommand {
             }
         }
         let items = lifted
+        if desktop { DesktopBridgeCheck.noteUnlessShown(tool: "pb") }
         let operations = try DragFollowing.operations(allow)
         let (add, restricted, timeout, desktop, count) = (add, restricted, timeout, desktop, items.count)
         let end = try await DragFollowing.liftAndFollow(tool: "pb", verbose: verbose, retry: add == nil) { body in

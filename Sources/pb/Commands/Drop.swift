@@ -46,7 +46,13 @@ struct Drop: AsyncParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "Print no progress, not even a bar on a terminal.")
     var noProgress = false
 
+    @Flag(name: .customLong("desktop"), help: ArgumentHelp(
+        "Wait for a drop from a desktop application instead: the desktop bridge shows a drop zone (X11).",
+        discussion: "Files dropped there are written as with a drag session's files; other data as the application's best type for -t."))
+    var desktop = false
+
     func validate() throws {
+        if desktop, session != nil { throw ValidationError("--desktop takes the drop made into its zone; it cannot be given a --session") }
         guard DragOperation(rawValue: operation) != nil else { throw ValidationError("--operation takes copy or move, not '\(operation)'") }
         if progressLines && noProgress { throw ValidationError("give --progress or --no-progress, not both") }
         if let session, session < 1 { throw ValidationError("--session must be 1 or more (session ids count from 1), not \(session)") }
@@ -57,9 +63,12 @@ struct Drop: AsyncParsableCommand {
         let proposal = DropProposal(operation: operation == "move" ? .move : .copy)
         let directory = output.flatMap { Self.isDirectory($0) ? $0 : nil }
         let mode = ProgressDisplay.mode(lines: progressLines, none: noProgress)
-        let (session, output) = (session, output)
+        let (session, output, desktop) = (session, output, desktop)
+        if desktop { try DesktopWaiting.announce(tool: "pb") }
         try await PasteboardConnection.withConnection(clientName: "pb") { connection in
-            let found = try await DropSession.find(session, on: connection)
+            let found = desktop
+                ? try await DesktopWaiting.drop(title: output.map { "pb drop -o \($0)" } ?? "pb drop", accepting: accepted, on: connection)
+                : try await DropSession.find(session, on: connection)
             let wanted = found.items.filter { $0.representation(accepting: accepted) != nil }
             if wanted.isEmpty {
                 _ = try await found.perform(.forbidden)
