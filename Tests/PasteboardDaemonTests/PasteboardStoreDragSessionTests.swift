@@ -80,6 +80,48 @@ final class PasteboardStoreDragSessionTests: XCTestCase {
         XCTAssertEqual(info.state, .dropped, "a refused finish leaves the drop as it was")
     }
 
+    func testADropZoneIsListedWhileOpenAndItsSessionIsSeenOnlyByItsDestination() async throws {
+        let store = PasteboardStore(registry: .builtIn)
+        let bridge = FakePromiseOwner("pasteboard-bridge", pid: 400)
+        let zone = await store.openZone(DropZoneRequest(title: "pb drop", accept: ["public.png"]), for: destination)
+        let zones = await store.zoneList()
+        XCTAssertEqual(zones, [DropZoneInfo(id: zone, app: "files", pid: 200, title: "pb drop", accept: ["public.png"])])
+        let lifted = await store.beginSession(DragRequest(items: [], zone: zone), items: [.text("dropped")], source: bridge)
+        XCTAssertEqual(lifted.info.zone, zone)
+        let others = await store.sessionList(for: contributor)
+        XCTAssertEqual(others, [], "nobody but the zone's destination sees its drop")
+        await XCTAssertThrowsCode(.permissionDenied, "a desktop drop into another client's drop zone") {
+            _ = try await store.drop(DropRequest(session: 1, operation: .copy), by: self.contributor)
+        }
+        await XCTAssertThrowsCode(.noSuchSession, "no drag session is in flight") {
+            _ = try await store.drop(DropRequest(operation: .copy), by: self.contributor)
+        }
+        let mine = await store.sessionList(for: destination)
+        XCTAssertEqual(mine.map(\.id), [1])
+        await store.closeZone(zone)
+        let closed = await store.zoneList()
+        XCTAssertEqual(closed, [])
+        let still = await store.sessionList(for: destination)
+        XCTAssertEqual(still.map(\.id), [1], "a session lifted for a zone goes on after the zone closed")
+        _ = try await store.drop(DropRequest(session: 1, operation: .copy), by: destination)
+    }
+
+    func testADropZoneClosesWithItsDestinationsConnection() async throws {
+        let store = PasteboardStore(registry: .builtIn)
+        _ = await store.openZone(DropZoneRequest(), for: destination)
+        await store.connectionGoneFromSessions(destination)
+        let zones = await store.zoneList()
+        XCTAssertEqual(zones, [])
+    }
+
+    func testADropZoneOverItsLimitsIsRefused() throws {
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(title: String(repeating: "x", count: 257))))
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: Array(repeating: "public.png", count: 65))))
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: [""])))
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: [String(repeating: "a", count: 257)])))
+        XCTAssertNoThrow(try DropZoneRecord.validate(DropZoneRequest(title: String(repeating: "x", count: 256), accept: Array(repeating: "public.png", count: 64))))
+    }
+
     func testProposalsOtherThanADropLeaveOrEndTheSession() async throws {
         let store = PasteboardStore(registry: .builtIn)
         let lifted = await store.beginSession(DragRequest(items: []), items: [.text("x")], source: source)

@@ -54,6 +54,44 @@ final class DragSessionTests: DragDropTestCase {
         XCTAssertFalse(listed.contains("\"desktop\""), "the cancelled session is gone: \(listed)")
     }
 
+    func testADesktopDropIntoAZoneReachesOnlyTheDestinationWaitingThere() async throws {
+        let socket = sandbox.socketPath
+        let waiting = Task {
+            try await PasteboardConnection.withConnection(socketPath: socket, clientName: "waiter", autoStart: false) { connection in
+                let session = try await DropSession.fromDesktop(title: "inbox", accepting: [.png], on: connection)
+                let performed = try await session.perform(.copy)
+                let drop = try XCTUnwrap(performed)
+                let (_, bytes) = try await drop.loadData(item: 0, accepting: [.utf8PlainText])
+                try await drop.finish()
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        try await withConnection { bridge in
+            // The bridge's view: the zone appears in the lists, with its title and types.
+            var zone: DropZone?
+            for try await (_, zones) in DropSession.desktopLists(on: bridge) {
+                if let found = zones.first { zone = found; break }
+            }
+            let open = try XCTUnwrap(zone)
+            XCTAssertEqual(open.title, "inbox")
+            XCTAssertEqual(open.accepted, [.png])
+            var item = ItemProvider()
+            item.registerData(Array("from the desktop".utf8), for: .utf8PlainText)
+            do {
+                _ = try await DragSession.begin(with: [item], allowing: [.copy], zone: open.id + 100, on: bridge)
+                XCTFail("a drop into a zone that is not open was lifted")
+            } catch let error as PasteboardError {
+                XCTAssertEqual(error.code, .invalidArgument)
+            }
+            let session = try await DragSession.begin(with: [item], allowing: [.copy], zone: open.id, on: bridge)
+            let sessions = try pbOK("sessions").stdoutText
+            XCTAssertFalse(sessions.contains("drag session \(session.id)") || sessions.contains("from the desktop"), "another client saw it: \(sessions)")
+            if case .finished(.copy, _, _) = try await session.outcome() {} else { XCTFail("the drop did not finish as a copy") }
+        }
+        let received = try await waiting.value
+        XCTAssertEqual(received, "from the desktop")
+    }
+
     func testADestinationThatLeavesWithoutFinishingFailsTheDrop() async throws {
         try addImages(["kept"])
         let (source, _) = try startGalleryDrag("0")
