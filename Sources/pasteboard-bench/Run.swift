@@ -24,9 +24,12 @@ struct Run: AsyncParsableCommand {
             against xclip -o; xclip -o of 256 MiB from a pb copy --lazy source through the \
             bridge against xclip -o from xclip -i, with the daemon's and the bridge's peak \
             resident sizes) and bridge-wayland (the same export with wl-paste against wl-copy, \
-            on a headless sway), and link (two daemons linked by pb link through sshd on loopback: a \
+            on a headless sway), drag-x11 (the time from releasing a `pb drag --desktop` of a 20 MiB \
+            PNG over a GTK 3 application, xdotool driving the pointer, to the application holding \
+            every byte, against the same application reading the same bytes from xclip -i's \
+            CLIPBOARD), and link (two daemons linked by pb link through sshd on loopback: a \
             16-byte paste on B of A's copy against ssh HOST cat FILE, and 256 MiB pulled across the \
-            link against ssh HOST cat FILE > /dev/null). Baselines come from Debian's xsel, xclip, xvfb, sway, \
+            link against ssh HOST cat FILE > /dev/null). Baselines come from Debian's xsel, xclip, xdotool, python3-gi, xvfb, sway, \
             wl-clipboard, redis-server, redis-tools and openssh-server packages, and pb's peak memory from GNU time (the time \
             package); a missing one is named in the table and our \
             figure is still printed where it can be measured. Nothing is installed by the bench.
@@ -53,6 +56,9 @@ struct Run: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Size pasted through the desktop bridge, in MiB.", valueName: "MiB"))
     var bridgeSize = 256
+
+    @Option(help: ArgumentHelp("Size of the PNG dragged into a GTK application in the drag-x11 scenario, in MiB.", valueName: "MiB"))
+    var dragSize = 20
 
     @Option(help: ArgumentHelp("Size pulled across the link in the link scenario, in MiB.", valueName: "MiB"))
     var linkSize = 256
@@ -81,6 +87,7 @@ struct Run: AsyncParsableCommand {
         }
         guard (1...LargeCopy.largestMebibytes).contains(linkSize) else { throw ValidationError("--link-size must be 1 to \(LargeCopy.largestMebibytes) MiB, not \(linkSize)") }
         guard bridgeSize > 0, bridgeSize <= 4095 else { throw ValidationError("--bridge-size must be 1 to 4095 MiB (an X11 INCR transfer's size is 32 bits)") }
+        guard dragSize > 0, dragSize <= 1024 else { throw ValidationError("--drag-size must be 1 to 1024 MiB (GTK holds a drop whole in memory), not \(dragSize)") }
         guard runs > 0, rounds > 0, largeSize > 0, memorySize > 0, rateSeconds > 0, clients > 0, items > 0, connections > 0 else {
             throw ValidationError("every count and size must be positive")
         }
@@ -92,7 +99,7 @@ struct Run: AsyncParsableCommand {
     }
 
     /// Every scenario, in the order a run measures them.
-    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland", "link"]
+    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland", "drag-x11", "link"]
 
     private var scenarios: [String] { only.split(separator: ",").map { String($0).trimmingSpaces } }
 
@@ -111,6 +118,9 @@ struct Run: AsyncParsableCommand {
         let bridge = DesktopBridgeSpeed(runs: runs, rounds: rounds, size: bridgeSize << 20) { progress($0) }
         if wanted.contains("bridge-x11") { rows += try await bridge.x11Rows() }
         if wanted.contains("bridge-wayland") { rows += try await bridge.waylandRows() }
+        if wanted.contains("drag-x11") {
+            rows += try await DesktopDragSpeed(rounds: rounds, size: dragSize << 20) { progress($0) }.rows()
+        }
         if wanted.contains("link") {
             rows += try await LinkSpeed(runs: min(runs, 50), rounds: rounds, size: linkSize << 20) { progress($0) }.rows()
         }

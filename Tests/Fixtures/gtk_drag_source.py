@@ -43,6 +43,7 @@ box.drag_source_set_target_list(targets)
 
 def on_get(widget, context, data, info, time):
     name = data.get_target().name()
+    print("drag-data-get " + name, file=sys.stderr, flush=True)
     requested.append(name)
     if name == "image/png":
         with open(path, "rb") as image:
@@ -52,17 +53,21 @@ def on_get(widget, context, data, info, time):
 
 
 def on_delete(widget, context):
+    print("drag-data-delete", file=sys.stderr, flush=True)
     state["deleted"] = True
     os.unlink(path)
 
 
 def record(failed):
-    with open(result_path, "w") as out:
+    # Written whole, then renamed: the test reads it as soon as it exists.
+    with open(result_path + ".part", "w") as out:
         json.dump({"requested": requested, "moved": state["deleted"], "failed": failed}, out)
+    os.rename(result_path + ".part", result_path)
     GLib.timeout_add(300, Gtk.main_quit)
 
 
 def on_end(widget, context):
+    print("drag-end", file=sys.stderr, flush=True)
     # drag-failed comes first when there was no drop; a drop the target failed ends here.
     if not os.path.exists(result_path):
         record(not Gdk.drag_drop_succeeded(context))

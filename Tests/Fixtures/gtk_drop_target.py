@@ -79,8 +79,10 @@ def on_received(widget, context, x, y, data, info, time):
         # a move's source must delete it only after the drop finished.
         "watchedExisted": os.path.exists(WATCHED) if WATCHED else None,
     }
-    with open(result_path, "w") as out:
+    # Written whole, then renamed: the test reads it as soon as it exists.
+    with open(result_path + ".part", "w") as out:
         json.dump(record, out)
+    os.rename(result_path + ".part", result_path)
     Gtk.drag_finish(context, len(raw) > 0, mode == "move", time)
     GLib.timeout_add(500, Gtk.main_quit)
 

@@ -19,6 +19,10 @@ Modes (each prints "ready" on stderr once it is in place, then runs until killed
   multiple-twice           asks the CLIPBOARD owner twice for MULTIPLE (UTF8_STRING into the same
                            property), never reading the first answer's INCR chunks; prints
                            "notified" for each SelectionNotify and exits after the second
+  xdnd-drop-vanish WINDOW  drags text onto WINDOW (a drop zone) by XDND and drops, without ever
+                           owning XdndSelection; prints "finished SUCCESS" with the bit of the
+                           XdndFinished that comes back, and exits
+  xdnd-drop-stall WINDOW   the same, owning XdndSelection but never answering a conversion
 """
 import os
 import sys
@@ -186,6 +190,34 @@ elif mode == "multiple-twice":
                 notified += 1
                 print("notified %d" % notified, file=sys.stderr, flush=True)
                 break
+    sys.exit(0)
+
+elif mode in ("xdnd-drop-vanish", "xdnd-drop-stall"):
+    target = int(argument, 0)
+    XDND = {name: atom(name) for name in ["XdndSelection", "XdndEnter", "XdndPosition", "XdndStatus", "XdndDrop",
+                                          "XdndFinished", "XdndActionCopy"]}
+    TEXT = atom("text/plain;charset=utf-8")
+    if mode == "xdnd-drop-stall":
+        w.set_selection_owner(XDND["XdndSelection"], X.CurrentTime)
+
+    def send(kind, data):
+        message = event.ClientMessage(window=target, client_type=XDND[kind], data=(32, [w.id] + data))
+        d.send_event(target, message)
+        d.flush()
+
+    def wait_for(kind):
+        while True:
+            e = d.next_event()
+            if e.type == X.ClientMessage and e.client_type == XDND[kind]:
+                return e
+
+    send("XdndEnter", [5 << 24, TEXT, 0, 0])
+    send("XdndPosition", [0, (30 << 16) | 30, X.CurrentTime, XDND["XdndActionCopy"]])
+    status = wait_for("XdndStatus")
+    ready()
+    send("XdndDrop", [0, X.CurrentTime, 0, 0])
+    finished = wait_for("XdndFinished")
+    print("finished %d" % (finished.data[1][1] & 1), file=sys.stderr, flush=True)
     sys.exit(0)
 
 else:

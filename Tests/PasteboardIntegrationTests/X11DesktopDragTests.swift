@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardDesktop
 import TestSupport
 import XCTest
 
@@ -226,6 +227,11 @@ final class X11DesktopDragTests: DragDropTestCase {
 
     /// The drop zone window of a waiting destination, once the bridge shows it, and its middle.
     private func dropZone() throws -> (x: Int, y: Int) {
+        let zone = try dropZoneWindow()
+        return (zone.x, zone.y)
+    }
+
+    private func dropZoneWindow() throws -> (id: String, x: Int, y: Int) {
         var found: String?
         XCTAssertTrue(eventually(timeout: 15) {
             let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox)
@@ -239,7 +245,7 @@ final class X11DesktopDragTests: DragDropTestCase {
             if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
         }
         let (x, y, width, height) = (values["X"] ?? 0, values["Y"] ?? 0, values["WIDTH"] ?? 0, values["HEIGHT"] ?? 0)
-        return (x + width / 2, y + height / 2)
+        return (try XCTUnwrap(found), x + width / 2, y + height / 2)
     }
 
     /// Presses in the GTK source's window (at 320, 40, 240 pixels square), drags in steps to
@@ -258,15 +264,16 @@ final class X11DesktopDragTests: DragDropTestCase {
         if move { try xdotool("keyup", "shift") }
     }
 
-    private func dragRecord(_ record: String, line: UInt = #line) throws -> [String: Any] {
-        XCTAssertTrue(eventually(timeout: 20) { FileManager.default.fileExists(atPath: record) }, "the GTK source's drag never ended; daemon log:\n\(daemon.log)", line: line)
+    private func dragRecord(_ record: String, of source: ToolProcess, line: UInt = #line) throws -> [String: Any] {
+        XCTAssertTrue(eventually(timeout: 20) { FileManager.default.fileExists(atPath: record) },
+                      "the GTK source's drag never ended: \(source.stderrLines); daemon log:\n\(daemon.log)", line: line)
         let data = try Data(contentsOf: URL(fileURLWithPath: record))
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any], line: line)
     }
 
     func testAPNGFileDraggedFromAGtkApplicationLandsInTheGalleryByteIdentical() throws {
         let png = try writePNG("Lagoon.png", width: 24, height: 12, seed: 3)
-        let (_, record) = try startSource(sandbox.path("Lagoon.png"))
+        let (source, record) = try startSource(sandbox.path("Lagoon.png"))
         let drop = try start("gallery", ["drop", "--desktop", "--file", sandbox.path("a.json")])
         XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
         try dragFromSource(to: try dropZone())
@@ -275,7 +282,7 @@ final class X11DesktopDragTests: DragDropTestCase {
         let image = try XCTUnwrap(try images().first)
         XCTAssertEqual(image["title"] as? String, "Lagoon")
         XCTAssertEqual(try imageBytes(image), png, "the PNG lands byte-identical")
-        let ended = try dragRecord(record)
+        let ended = try dragRecord(record, of: source)
         XCTAssertEqual(ended["failed"] as? Bool, false)
         XCTAssertEqual(ended["moved"] as? Bool, false, "gallery drop takes a copy")
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("Lagoon.png")))
@@ -288,29 +295,54 @@ final class X11DesktopDragTests: DragDropTestCase {
         let png = try writePNG("Reef.png", width: 8, height: 8, seed: 5)
         let directory = sandbox.path("received")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let (_, record) = try startSource(sandbox.path("Reef.png"))
+        let (source, record) = try startSource(sandbox.path("Reef.png"))
         let drop = try start("pb", ["drop", "--desktop", "--operation", "move", "-o", directory])
         XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
         try dragFromSource(to: try dropZone(), move: true)
 
         XCTAssertEqual(drop.waitForExit(), 0, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/Reef.png")), png)
-        let ended = try dragRecord(record)
+        let ended = try dragRecord(record, of: source)
         XCTAssertEqual(ended["moved"] as? Bool, true, "a move performed is a move answered: \(ended)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("Reef.png")), "the source deleted its original after the move")
     }
 
     func testADropTheGalleryCannotTakeFailsForTheApplicationAndAddsNothing() throws {
         try Data("not an image\n".utf8).write(to: URL(fileURLWithPath: sandbox.path("notes.txt")))
-        let (_, record) = try startSource(sandbox.path("notes.txt"))
+        let (source, record) = try startSource(sandbox.path("notes.txt"))
         let drop = try start("gallery", ["drop", "--desktop", "--file", sandbox.path("a.json")])
         XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
         try dragFromSource(to: try dropZone())
 
         XCTAssertEqual(drop.waitForExit(), 1)
         XCTAssertNotNil(drop.stderrLines.first { $0.contains("offers no PNG image") }, "\(drop.stderrLines)")
-        XCTAssertEqual(try dragRecord(record)["failed"] as? Bool, true, "the application hears that the drop failed")
+        XCTAssertEqual(try dragRecord(record, of: source)["failed"] as? Bool, true, "the application hears that the drop failed")
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("notes.txt")))
+    }
+
+    /// A source that drops into a zone and then serves nothing (it never owned XdndSelection,
+    /// or owns it and never answers): the waiting destination fails with a clear error within
+    /// the bridge's bounded wait, the source hears a failed XdndFinished, and the bridge lives on.
+    func testASourceThatDropsAndThenServesNothingFailsTheDropWithinTheBoundedWait() throws {
+        guard DebianPython.runs("import Xlib") else { throw XCTSkip("python3-xlib is not installed") }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/hostile_x11_peer.py").path
+        for mode in ["xdnd-drop-vanish", "xdnd-drop-stall"] {
+            let drop = try start("pb", ["drop", "--desktop"])
+            XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
+            let zone = try dropZoneWindow()
+            let peer = try start(DebianPython.path, [script, server?.display ?? "", mode, zone.id], environment: desktopEnvironment)
+            XCTAssertEqual(drop.waitForExit(timeout: 30), 1, "\(mode): \(drop.stderrLines); daemon log:\n\(daemon.log)")
+            XCTAssertNotNil(drop.stderrLines.first { $0.contains("XdndSelection") }, "\(mode): the error names what failed: \(drop.stderrLines)")
+            XCTAssertNotNil(peer.waitForLine { $0 == "finished 0" }, "\(mode): the source was not told the drop failed: \(peer.stderrLines)")
+            XCTAssertTrue(eventually(timeout: 10) { !self.zoneIsShown() }, "\(mode): the zone stayed")
+        }
+        XCTAssertTrue(try pb("bridge").stdoutText.contains("serves"), "the bridge went down")
+    }
+
+    private func zoneIsShown() -> Bool {
+        let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: desktopEnvironment, in: sandbox)
+        return search?.status == 0
     }
 
     func testDropFromTheDesktopWithoutABridgeFailsAtOnce() throws {
@@ -322,6 +354,45 @@ final class X11DesktopDragTests: DragDropTestCase {
         let session = try gallery("drop", "--desktop", "--session", "3")
         XCTAssertNotEqual(session.status, 0)
         XCTAssertTrue(session.stderr.contains("--desktop"), session.stderr)
+    }
+
+    /// The README's picture of the handle, which this test makes.
+    static let readmePicture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/drag-handle.png")
+
+    func testAScreenshotOfTheHandleShowsItsItemsAndIsTheReadmesPicture() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/import") else { throw XCTSkip("ImageMagick is not installed (apt-get install imagemagick)") }
+        try addImages(["Lighthouse", "Harbour at dusk"])
+        let (_, session) = try startGalleryDrag("0", "1", "--desktop", "--allow", "copy,move")
+        let handle = try handleWindow(of: session)
+        let shot = sandbox.path("handle.png")
+        let taken = try runTool("/usr/bin/import", ["-window", handle, "png:" + shot], environment: desktopEnvironment, in: sandbox)
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        let png = try Data(contentsOf: URL(fileURLWithPath: shot))
+        let picture = try XCTUnwrap(PNGPreview.decode(Array(png)), "import wrote no PNG this decodes")
+
+        // The size of the handle drawn for these two items, and not blank: its background,
+        // frame and text colours are all there, the text in more than a few pixels.
+        let drawing = DragHandleDrawing(
+            items: [DragHandleDrawing.Item(title: "Lighthouse.png"), DragHandleDrawing.Item(title: "Harbour at dusk.png")],
+            caption: DragHandleDrawing.caption(count: 2, allowsMove: true))
+        XCTAssertEqual(picture.width, drawing.size.width)
+        XCTAssertEqual(picture.height, drawing.size.height)
+        var counts: [UInt32: Int] = [:]
+        for index in stride(from: 0, to: picture.bytes.count, by: 4) {
+            let rgb = UInt32(picture.bytes[index]) << 16 | UInt32(picture.bytes[index + 1]) << 8 | UInt32(picture.bytes[index + 2])
+            counts[rgb, default: 0] += 1
+        }
+        for (name, color) in [("background", DragHandleDrawing.background), ("frame", DragHandleDrawing.frame), ("text", DragHandleDrawing.text)] {
+            XCTAssertGreaterThan(counts[color & 0xff_ffff] ?? 0, name == "text" ? 100 : 10, "too few \(name) pixels: the handle is blank or not ours")
+        }
+
+        if ProcessInfo.processInfo.environment["PASTEBOARD_WRITE_SCREENSHOT"] == "1" {
+            try png.write(to: Self.readmePicture)
+        }
+        let readme = try XCTUnwrap(PNGPreview.decode(Array(try Data(contentsOf: Self.readmePicture))),
+                                   "\(Self.readmePicture.path) is missing: write it with PASTEBOARD_WRITE_SCREENSHOT=1")
+        XCTAssertEqual(readme, picture, "the README's picture is not the handle as it is drawn now: write it again with PASTEBOARD_WRITE_SCREENSHOT=1")
     }
 
     func testADesktopSessionCannotBeRestricted() throws {

@@ -151,13 +151,27 @@ struct DropZoneLoop {
         onEvent(.shown(window.window))
     }
 
+    /// How long the window outlives the last XdndFinished it sent: a source looks the target
+    /// window up when the Finished arrives (GDK makes a foreign window of it), and one destroyed
+    /// before that makes GTK drop the Finished, so its drag never ends.
+    static let finishedGrace: Duration = .seconds(1)
+
     mutating func run() throws {
         defer { window.close() }
+        var lastFinished: ContinuousClock.Instant?
         while true {
             let asked = control.take()
-            if case let .some(performed) = asked.finished { try carry(target.fetchEnded(performed: performed)); onEvent(.finished(performed: performed)) }
+            if case let .some(performed) = asked.finished {
+                try carry(target.fetchEnded(performed: performed))
+                lastFinished = .now
+                onEvent(.finished(performed: performed))
+            }
             if asked.close {
-                if target.drag?.phase == .fetching { try carry(target.fetchEnded(performed: nil)) }
+                if target.drag?.phase == .fetching {
+                    try carry(target.fetchEnded(performed: nil))
+                    lastFinished = .now
+                }
+                if let lastFinished { try linger(until: lastFinished + Self.finishedGrace) }
                 return
             }
             guard let event = try connection.waitForEvent(until: nil, wakeup: control.wakeup, where: { _ in true }) else { continue }
@@ -165,6 +179,16 @@ struct DropZoneLoop {
             guard case let .clientMessage(message) = event, message.window == window.window,
                   let xdnd = try? XdndMessage(decoding: message, atoms: atoms) else { continue }
             try carry(target.received(xdnd))
+        }
+    }
+
+    /// Hides the window at once and keeps it (unmapped, taking no drags: it is not viewable)
+    /// until `deadline`, so the source that was just answered can still find it.
+    private func linger(until deadline: ContinuousClock.Instant) throws {
+        guard deadline > .now else { return }
+        try connection.send(.unmapWindow(window.window))
+        while ContinuousClock.now < deadline {
+            _ = try connection.waitForEvent(until: deadline, wakeup: nil, where: { _ in true })
         }
     }
 
