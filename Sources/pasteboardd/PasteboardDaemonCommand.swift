@@ -54,6 +54,9 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Offer no descriptor hand-off: every load from a live source streams through the daemon.")
     var noHandoff = false
 
+    @Flag(name: .long, help: "Show every drag session not restricted to its application on the desktop, as pb drag --desktop does for one.")
+    var desktopDrags = false
+
     @Flag(name: .long, help: "Start no desktop bridge: general and primary stay apart from the X11 and Wayland clipboards.")
     var noBridge = false
 
@@ -177,6 +180,7 @@ struct PasteboardDaemonCommand: AsyncParsableCommand {
             (.window, window),
             (.captureBudget, captureBudget),
             (.sessionTimeout, sessionTimeout),
+            (.desktopDrags, desktopDrags ? "yes" : nil),
             (.historyItems, historyItems),
             (.historyBytes, historyBytes),
             (.historyTransientSeconds, historyTransientSeconds),

@@ -395,6 +395,20 @@ final class X11DesktopDragTests: DragDropTestCase {
         XCTAssertEqual(readme, picture, "the README's picture is not the handle as it is drawn now: write it again with PASTEBOARD_WRITE_SCREENSHOT=1")
     }
 
+    func testWithDesktopDragsEverySessionButARestrictedOneGetsAHandle() throws {
+        stopDaemon()
+        daemon = try DaemonProcess.started(in: sandbox, arguments: ["--desktop-drags"], display: displayEnvironment)
+        XCTAssertTrue(eventually(timeout: 15) { (try? self.pb("bridge").stdoutText.contains("serves")) == true }, "no bridge: \(daemon.log)")
+        try writePNG("shown.png", width: 2, height: 2)
+        let (_, shown) = try startPBDrag(sandbox.path("shown.png"))
+        _ = try handleWindow(of: shown)
+        let (_, restricted) = try startPBDrag("--restricted", sandbox.path("shown.png"))
+        usleep(500_000)
+        XCTAssertFalse(handleIsShown(restricted), "a restricted session was shown to the desktop")
+        let listed = try pbOK("sessions", "--json").stdoutText
+        XCTAssertTrue(listed.contains("\"desktop\":true"), listed)
+    }
+
     func testADesktopSessionCannotBeRestricted() throws {
         let refused = try gallery("drag", "0", "--desktop", "--restricted")
         XCTAssertNotEqual(refused.status, 0)

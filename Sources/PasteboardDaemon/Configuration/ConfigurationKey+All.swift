@@ -6,7 +6,7 @@ extension ConfigurationKey {
     /// first those a reload applies, then those that need a restart.
     package static let all: [ConfigurationKey] = [
         .maxRepresentationSize, .maxInMemorySize, .maxItems, .maxConnections, .maxLoadsPerConnection,
-        .handshakeTimeout, .idleTimeout, .sessionTimeout, .captureBudget,
+        .handshakeTimeout, .idleTimeout, .sessionTimeout, .desktopDrags, .captureBudget,
         .historyItems, .historyBytes, .historyTransientSeconds, .logLevel,
         .maxFrameLength, .window, .stateDirectory, .memoryOnly, .noHandoff,
         .noBridge, .bridgeRemoteDisplay, .durablePrimary,
@@ -29,6 +29,8 @@ extension ConfigurationKey {
     package static let idleTimeout = seconds("idle-timeout", \.idleTimeout, zeroMeansNoLimit: true)
     /// `session-timeout`: seconds a drag session may stay undropped.
     package static let sessionTimeout = seconds("session-timeout", \.sessionTimeout, zeroMeansNoLimit: false)
+    /// `desktop-drags`: `yes` shows every drag session not restricted to its application on the desktop.
+    package static let desktopDrags = flag("desktop-drags", \.desktopDrags)
     /// `capture-budget`: bytes of promised data taken over per pasteboard from an exiting source.
     package static let captureBudget = size("capture-budget", \.captureBudget, minimum: 0)
     /// `history-items`: the most earlier contents the general pasteboard's history keeps.

@@ -37,6 +37,9 @@ package struct DaemonConfiguration: Sendable, Equatable {
     /// Seconds a drag session may stay in flight (not dropped) before it is cancelled, unless
     /// the source asks for its own timeout; nil for no limit.
     package var sessionTimeout: Double?
+    /// Whether every drag session that is not restricted to its application is shown on the
+    /// desktop (as if its source asked, `drag.desktop`), for users who always want the handle.
+    package var desktopDrags = false
     /// Where pasteboards are kept durably (`$XDG_STATE_HOME/pasteboard`); nil keeps them in memory only.
     package var stateDirectory: String?
     /// Whether to offer descriptor hand-off (`<socket>.handoff`): local loads from a live source

@@ -35,6 +35,11 @@ struct DragRequests: Sendable {
     nonisolated(nonsending) func begin(_ request: DragRequest, items: [StoredItem], id: UInt32) async throws {
         var request = request
         request.timeout = request.timeout ?? context.configuration.sessionTimeout
+        // `desktop-drags`: every session a destination of the desktop may see is shown there,
+        // unless its source said otherwise (a restricted one, a desktop drop into a zone).
+        if request.desktop == nil, context.configuration.desktopDrags, request.restricted != true, request.zone == nil {
+            request.desktop = true
+        }
         let participation = await context.store.beginSession(request, items: items, source: context.client)
         context.logger.info("drag session began", metadata: [
             "session.id": "\(participation.info.id)", "items": "\(items.count)",

@@ -33,8 +33,9 @@ struct Sessions: AsyncParsableCommand {
         if sessions.isEmpty { try Output.printLine("(no drag sessions in flight)") }
         for session in sessions {
             let restricted = session.restricted == true ? ", restricted" : ""
+            let desktop = session.desktop == true ? ", on the desktop" : session.zone != nil ? ", dropped from the desktop" : ""
             try Output.printLine(
-                "session \(session.id): \(session.state.rawValue) by \(session.app) (pid \(session.pid)), allows \(session.allow.map(\.rawValue).joined(separator: ","))\(restricted)"
+                "session \(session.id): \(session.state.rawValue) by \(session.app) (pid \(session.pid)), allows \(session.allow.map(\.rawValue).joined(separator: ","))\(restricted)\(desktop)"
             )
             for (index, item) in session.items.enumerated() {
                 try Output.printLine("  item \(index)" + (item.suggestedName.map { ": \($0)" } ?? ""))
