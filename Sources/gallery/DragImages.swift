@@ -46,6 +46,11 @@ struct DragImages: AsyncParsableCommand {
         discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
     var desktop = false
 
+    @Option(name: .customLong("desktop-at"), help: ArgumentHelp(
+        "Show the drag handle with its top-left corner here (pixels from the screen's top-left corner) instead of near the pointer; implies --desktop.",
+        valueName: "x,y"))
+    var desktopAt: String?
+
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report every event of the session on stderr (refusals, the drop), not only its end.")
     var verbose = false
 
@@ -54,7 +59,8 @@ struct DragImages: AsyncParsableCommand {
         if Set(indexes).count != indexes.count { throw ValidationError("an index is given twice") }
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
-        if desktop, restricted {
+        if let desktopAt, case let .failure(error) = HandlePosition.parse(desktopAt) { throw ValidationError(error.description) }
+        if desktop || desktopAt != nil, restricted {
             throw ValidationError("--desktop shows the session to every application of the desktop; it cannot be --restricted")
         }
     }
@@ -78,15 +84,16 @@ struct DragImages: AsyncParsableCommand {
         }
         let items = try images.map { try Self.item(for: $0, in: gallery) }
         let context = GalleryDragContext(file: gallery.path, ids: images.map(\.id))
-        let (operations, verbose, timeout, restricted, desktop) = (try DragFollowing.operations(allow), verbose, timeout, restricted, desktop)
+        let origin = try desktopAt.map { try HandlePosition.parse($0).get() }
+        let (operations, verbose, timeout, restricted, desktop) = (try DragFollowing.operations(allow), verbose, timeout, restricted, desktop || origin != nil)
         let count = items.count
-        if desktop { DesktopBridgeCheck.noteUnlessShown(tool: "gallery") }
+        if desktop || desktopAt != nil { DesktopBridgeCheck.noteUnlessShown(tool: "gallery") }
         let end = try await DragFollowing.liftAndFollow(tool: "gallery", verbose: verbose) { body in
             try await options.withConnection(body)
         } lift: { connection in
             try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted, localContext: context.text,
-                timeout: timeout.map(SecondsLimit.duration), showOnDesktop: desktop, on: connection
+                timeout: timeout.map(SecondsLimit.duration), showOnDesktop: desktop, handleOrigin: origin, on: connection
             )
         } lifted: { session in
             "drag session \(session.id): \(count) image\(count == 1 ? "" : "s") lifted"

@@ -83,7 +83,7 @@ final class PasteboardStoreDragSessionTests: XCTestCase {
     func testADropZoneIsListedWhileOpenAndItsSessionIsSeenOnlyByItsDestination() async throws {
         let store = PasteboardStore(registry: .builtIn)
         let bridge = FakePromiseOwner("pasteboard-bridge", pid: 400)
-        let zone = await store.openZone(DropZoneRequest(title: "pb drop", accept: ["public.png"]), for: destination)
+        let zone = try await store.openZone(DropZoneRequest(title: "pb drop", accept: ["public.png"]), for: destination)
         let zones = await store.zoneList()
         XCTAssertEqual(zones, [DropZoneInfo(id: zone, app: "files", pid: 200, title: "pb drop", accept: ["public.png"])])
         let lifted = await store.beginSession(DragRequest(items: [], zone: zone), items: [.text("dropped")], source: bridge)
@@ -106,20 +106,47 @@ final class PasteboardStoreDragSessionTests: XCTestCase {
         _ = try await store.drop(DropRequest(session: 1, operation: .copy), by: destination)
     }
 
-    func testADropZoneClosesWithItsDestinationsConnection() async throws {
+    func testADropZoneClosesWithItsDestinationsConnectionAndItsUndroppedSessionEnds() async throws {
         let store = PasteboardStore(registry: .builtIn)
-        _ = await store.openZone(DropZoneRequest(), for: destination)
+        let bridge = FakePromiseOwner("pasteboard-bridge", pid: 400)
+        let zone = try await store.openZone(DropZoneRequest(), for: destination)
+        let lifted = await store.beginSession(DragRequest(items: [], zone: zone), items: [.text("dropped")], source: bridge)
         await store.connectionGoneFromSessions(destination)
         let zones = await store.zoneList()
         XCTAssertEqual(zones, [])
+        let events = await received(lifted)
+        XCTAssertEqual(events.last, .ended(SessionEnd(outcome: .cancelled, message: "the destination waiting at drop zone 1, files (pid 200), went away")),
+                       "nobody else may drop it: it ends, and the application hears so")
+    }
+
+    func testASessionForAZoneThatClosedMeanwhileEndsAtOnce() async throws {
+        let store = PasteboardStore(registry: .builtIn)
+        let bridge = FakePromiseOwner("pasteboard-bridge", pid: 400)
+        let zone = try await store.openZone(DropZoneRequest(), for: destination)
+        await store.closeZone(zone)
+        let lifted = await store.beginSession(DragRequest(items: [], zone: zone), items: [.text("late")], source: bridge)
+        let events = await received(lifted)
+        XCTAssertEqual(events, [.ended(SessionEnd(outcome: .cancelled, message: "drop zone 1 closed before the drop reached it"))])
+    }
+
+    func testZonesAreLimitedInAllAndPerConnection() async throws {
+        let store = PasteboardStore(registry: .builtIn)
+        _ = try await store.openZone(DropZoneRequest(), for: destination)
+        _ = try await store.openZone(DropZoneRequest(), for: destination)
+        await XCTAssertThrowsCode(.limitReached, "2 drop zones, the most one may") { _ = try await store.openZone(DropZoneRequest(), for: self.destination) }
+        let others = (0..<6).map { FakePromiseOwner("pb", pid: Int32(500 + $0)) }
+        for other in others { _ = try await store.openZone(DropZoneRequest(), for: other) }
+        await XCTAssertThrowsCode(.limitReached, "8 drop zones are open") { _ = try await store.openZone(DropZoneRequest(), for: self.contributor) }
     }
 
     func testADropZoneOverItsLimitsIsRefused() throws {
         XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(title: String(repeating: "x", count: 257))))
-        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: Array(repeating: "public.png", count: 65))))
+        // One character of many bytes (a letter with 300 combining marks) counts by its bytes.
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(title: "e" + String(repeating: "\u{301}", count: 300))))
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: Array(repeating: "public.png", count: 33))))
         XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: [""])))
-        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: [String(repeating: "a", count: 257)])))
-        XCTAssertNoThrow(try DropZoneRecord.validate(DropZoneRequest(title: String(repeating: "x", count: 256), accept: Array(repeating: "public.png", count: 64))))
+        XCTAssertThrowsError(try DropZoneRecord.validate(DropZoneRequest(accept: [String(repeating: "a", count: 129)])))
+        XCTAssertNoThrow(try DropZoneRecord.validate(DropZoneRequest(title: String(repeating: "x", count: 256), accept: Array(repeating: "public.png", count: 32))))
     }
 
     func testProposalsOtherThanADropLeaveOrEndTheSession() async throws {

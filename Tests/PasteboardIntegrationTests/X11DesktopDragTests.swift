@@ -320,23 +320,28 @@ final class X11DesktopDragTests: DragDropTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("notes.txt")))
     }
 
-    /// A source that drops into a zone and then serves nothing (it never owned XdndSelection,
-    /// or owns it and never answers): the waiting destination fails with a clear error within
-    /// the bridge's bounded wait, the source hears a failed XdndFinished, and the bridge lives on.
+    /// Sources that drop into a zone and then serve nothing. One never owned XdndSelection:
+    /// it hears a failed XdndFinished at once, and the destination goes on waiting for a real
+    /// drop. One owns it and never answers: the destination's load fails with a clear error
+    /// within the bridge's bounded wait, and the source hears a failed Finished too. The bridge
+    /// lives on.
     func testASourceThatDropsAndThenServesNothingFailsTheDropWithinTheBoundedWait() throws {
         guard DebianPython.runs("import Xlib") else { throw XCTSkip("python3-xlib is not installed") }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/hostile_x11_peer.py").path
-        for mode in ["xdnd-drop-vanish", "xdnd-drop-stall"] {
-            let drop = try start("pb", ["drop", "--desktop"])
-            XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
-            let zone = try dropZoneWindow()
-            let peer = try start(DebianPython.path, [script, server?.display ?? "", mode, zone.id], environment: desktopEnvironment)
-            XCTAssertEqual(drop.waitForExit(timeout: 30), 1, "\(mode): \(drop.stderrLines); daemon log:\n\(daemon.log)")
-            XCTAssertNotNil(drop.stderrLines.first { $0.contains("XdndSelection") }, "\(mode): the error names what failed: \(drop.stderrLines)")
-            XCTAssertNotNil(peer.waitForLine { $0 == "finished 0" }, "\(mode): the source was not told the drop failed: \(peer.stderrLines)")
-            XCTAssertTrue(eventually(timeout: 10) { !self.zoneIsShown() }, "\(mode): the zone stayed")
-        }
+        let drop = try start("pb", ["drop", "--desktop"])
+        XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
+        let zone = try dropZoneWindow()
+        let vanishing = try start(DebianPython.path, [script, server?.display ?? "", "xdnd-drop-vanish", zone.id], environment: desktopEnvironment)
+        XCTAssertNotNil(vanishing.waitForLine { $0 == "finished 0" }, "the source was not told the drop failed: \(vanishing.stderrLines)")
+        XCTAssertNil(drop.waitForExit(timeout: 1), "a drop with nothing to read is no drop: pb goes on waiting")
+        XCTAssertTrue(zoneIsShown())
+
+        let stalling = try start(DebianPython.path, [script, server?.display ?? "", "xdnd-drop-stall", zone.id], environment: desktopEnvironment)
+        XCTAssertEqual(drop.waitForExit(timeout: 30), 1, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
+        XCTAssertNotNil(drop.stderrLines.first { $0.contains("XdndSelection") }, "the error names what failed: \(drop.stderrLines)")
+        XCTAssertNotNil(stalling.waitForLine { $0 == "finished 0" }, "the source was not told the drop failed: \(stalling.stderrLines)")
+        XCTAssertTrue(eventually(timeout: 10) { !self.zoneIsShown() }, "the zone stayed")
         XCTAssertTrue(try pb("bridge").stdoutText.contains("serves"), "the bridge went down")
     }
 
@@ -407,6 +412,24 @@ final class X11DesktopDragTests: DragDropTestCase {
         XCTAssertFalse(handleIsShown(restricted), "a restricted session was shown to the desktop")
         let listed = try pbOK("sessions", "--json").stdoutText
         XCTAssertTrue(listed.contains("\"desktop\":true"), listed)
+    }
+
+    func testTheHandleGoesWhereTheUserAsks() throws {
+        try addImages(["Buoy"])
+        let (_, session) = try startGalleryDrag("0", "--desktop-at", "200,150")
+        let geometry = try xdotool("getwindowgeometry", try handleWindow(of: session)).stdoutText
+        XCTAssertTrue(geometry.contains("Position: 200,150"), geometry)
+        // Past the screen's edge, it is moved inside it (Xvfb's screen is 640 × 480).
+        let (_, edge) = try startGalleryDrag("0", "--desktop-at", "32767,0")
+        let moved = try xdotool("getwindowgeometry", "--shell", try handleWindow(of: edge)).stdoutText
+        let x = moved.split(separator: "\n").first { $0.hasPrefix("X=") }.flatMap { Int($0.dropFirst(2)) } ?? -1
+        let width = moved.split(separator: "\n").first { $0.hasPrefix("WIDTH=") }.flatMap { Int($0.dropFirst(6)) } ?? -1
+        XCTAssertEqual(x + width, 640, moved)
+        for bad in ["200", "-1,5", "5,32768", "a,b"] {
+            let refused = try gallery("drag", "0", "--desktop-at", bad)
+            XCTAssertEqual(refused.status, 2, "\(bad): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("--desktop-at"), refused.stderr)
+        }
     }
 
     func testADesktopSessionCannotBeRestricted() throws {

@@ -216,7 +216,7 @@ final class MessageCodecTests: XCTestCase {
         let item = ItemInfo(representations: [representation], suggestedName: "a.png", visibility: .ownProcess, sensitive: true)
         let origin = ChangeOrigin(machine: String(repeating: "a", count: 32), name: "desk", clock: 1_796_000_000_000)
         let session = SessionInfo(id: 3, app: "pb", client: "pb", pid: 9, allow: [.copy, .move], restricted: true, state: .dropped, items: [item],
-                                  localContext: "{}", operation: .move, desktop: true, zone: 2)
+                                  localContext: "{}", operation: .move, desktop: true, zone: 2, desktopAt: DesktopPoint(x: 10, y: 20))
         return [
             .hello(Hello(version: 1, client: "pb", pid: 123, app: "com.example.app")),
             .welcome(Welcome(daemon: "pasteboardd", pid: 9, maxFrameLength: 1 << 20, window: 4 << 20, handoff: HandoffOffer(path: "/run/h", token: "ab"),
@@ -251,7 +251,8 @@ final class MessageCodecTests: XCTestCase {
             .size(SizeDeclaration(bytes: 9)),
             .released(Released(promises: [1, 3])),
             .relinquish,
-            .drag(DragRequest(items: [item], allow: [.copy], restricted: false, localContext: "ctx", timeout: 2.5, desktop: true, zone: 2)),
+            .drag(DragRequest(items: [item], allow: [.copy], restricted: false, localContext: "ctx", timeout: 2.5, desktop: true, zone: 2,
+                              desktopAt: DesktopPoint(x: 10, y: 20))),
             .add(AddItemsRequest(session: 3, items: [item])),
             .session(session),
             .sessions(SessionsRequest(session: 4, watch: true, zone: DropZoneRequest(title: "inbox", accept: ["public.png"]))),
@@ -308,11 +309,11 @@ final class MessageCodecTests: XCTestCase {
             #"{"op":"size","bytes":9}"#,
             #"{"op":"released","promises":[1,3]}"#,
             #"{"op":"relinquish"}"#,
-            #"{"op":"drag","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"allow":["copy"],"restricted":false,"localContext":"ctx","timeout":2.5,"desktop":true,"zone":2}"#,
+            #"{"op":"drag","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"allow":["copy"],"restricted":false,"localContext":"ctx","timeout":2.5,"desktop":true,"zone":2,"desktopAt":{"x":10,"y":20}}"#,
             #"{"op":"add","session":3,"items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}]}"#,
-            #"{"op":"session","id":3,"app":"pb","client":"pb","pid":9,"allow":["copy","move"],"restricted":true,"state":"dropped","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"localContext":"{}","operation":"move","desktop":true,"zone":2}"#,
+            #"{"op":"session","id":3,"app":"pb","client":"pb","pid":9,"allow":["copy","move"],"restricted":true,"state":"dropped","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"localContext":"{}","operation":"move","desktop":true,"zone":2,"desktopAt":{"x":10,"y":20}}"#,
             #"{"op":"sessions","session":4,"watch":true,"zone":{"title":"inbox","accept":["public.png"]}}"#,
-            #"{"op":"session-list","sessions":[{"id":3,"app":"pb","client":"pb","pid":9,"allow":["copy","move"],"restricted":true,"state":"dropped","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"localContext":"{}","operation":"move","desktop":true,"zone":2}],"zones":[{"id":2,"app":"pb","pid":9,"title":"inbox","accept":["public.png"]}],"zone":2}"#,
+            #"{"op":"session-list","sessions":[{"id":3,"app":"pb","client":"pb","pid":9,"allow":["copy","move"],"restricted":true,"state":"dropped","items":[{"representations":[{"type":"public.png","size":9,"mimeType":"image/png","promise":3,"file":"/f","openInPlace":true,"lazy":true,"unavailable":false}],"suggestedName":"a.png","visibility":"own-process","sensitive":true}],"localContext":"{}","operation":"move","desktop":true,"zone":2,"desktopAt":{"x":10,"y":20}}],"zones":[{"id":2,"app":"pb","pid":9,"title":"inbox","accept":["public.png"]}],"zone":2}"#,
             #"{"op":"drop","session":2,"operation":"move"}"#,
             #"{"op":"finish","session":2,"success":false,"message":"disk full","localContext":"/a.json","operation":"copy"}"#,
             #"{"op":"proposed","operation":"forbidden","app":"pb","pid":5}"#,

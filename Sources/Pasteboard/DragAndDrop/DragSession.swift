@@ -34,28 +34,31 @@ public struct DragSession: Sendable {
     /// `localContext` is visible only to them. With `timeout`, the daemon cancels the session
     /// when nobody dropped it in time. With `showOnDesktop`, the desktop bridge (when it has a
     /// display) shows the session as a drag handle, from which the user drags the items into any
-    /// application of the desktop; a session restricted to its application cannot be shown.
+    /// application of the desktop, near the pointer or with its top-left corner at
+    /// `handleOrigin` (pixels from the screen's top-left, 0 to 32767, moved inside the screen);
+    /// a session restricted to its application cannot be shown.
     public static func begin(
         with items: [ItemProvider], allowing operations: Set<DragOperation> = [.copy],
         restrictedToApp: Bool = false, localContext: String? = nil, timeout: Duration? = nil,
-        showOnDesktop: Bool = false, on connection: PasteboardConnection
+        showOnDesktop: Bool = false, handleOrigin: (x: Int, y: Int)? = nil, on connection: PasteboardConnection
     ) async throws -> DragSession {
         try await begin(with: items, allowing: operations, restrictedToApp: restrictedToApp, localContext: localContext,
-                        timeout: timeout, showOnDesktop: showOnDesktop, zone: nil, on: connection)
+                        timeout: timeout, showOnDesktop: showOnDesktop, handleOrigin: handleOrigin, zone: nil, on: connection)
     }
 
     /// Begins a session as `begin(with:...)` does; with `zone`, one carrying a desktop drop into
     /// that drop zone, which only the zone's destination sees (the desktop bridge's).
     package static func begin(
         with items: [ItemProvider], allowing operations: Set<DragOperation>, restrictedToApp: Bool = false,
-        localContext: String? = nil, timeout: Duration? = nil, showOnDesktop: Bool = false, zone: Int?,
-        on connection: PasteboardConnection
+        localContext: String? = nil, timeout: Duration? = nil, showOnDesktop: Bool = false, handleOrigin: (x: Int, y: Int)? = nil,
+        zone: Int?, on connection: PasteboardConnection
     ) async throws -> DragSession {
         let upload = ItemUpload(items, connection: connection)
         let request = DragRequest(
             items: upload.infos, allow: DragOperation.allCases.filter(operations.contains).map(\.wire),
             restricted: restrictedToApp ? true : nil, localContext: localContext,
-            timeout: timeout?.protocolSeconds, desktop: showOnDesktop ? true : nil, zone: zone
+            timeout: timeout?.protocolSeconds, desktop: showOnDesktop ? true : nil, zone: zone,
+            desktopAt: handleOrigin.map { DesktopPoint(x: $0.x, y: $0.y) }
         )
         return try await DragSession(upload.send(.drag(request)), connection: connection)
     }

@@ -25,6 +25,8 @@ public struct DropSession: Sendable {
     /// True when the source asked for the session to be shown on the desktop (the desktop
     /// bridge shows it as a drag handle).
     public var isShownOnDesktop: Bool { info.desktop ?? false }
+    /// Where the source asked the handle to be (its top-left corner); nil: near the pointer.
+    public var handleOrigin: (x: Int, y: Int)? { info.desktopAt.map { ($0.x, $0.y) } }
     /// True when only the source's application may drop the session.
     public var isRestricted: Bool { info.restricted ?? false }
 

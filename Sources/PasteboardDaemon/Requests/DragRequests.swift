@@ -13,6 +13,15 @@ struct DragRequests: Sendable {
         if request.desktop == true, request.restricted == true {
             throw ProtocolError(.invalidArgument, "a session restricted to its application cannot be shown on the desktop: give 'desktop' or 'restricted', not both")
         }
+        if let point = request.desktopAt {
+            guard request.desktop == true else {
+                throw ProtocolError(.invalidArgument, "'desktopAt' places the session's handle on the desktop: give it with 'desktop': true")
+            }
+            let range = 0...DesktopPoint.largestCoordinate
+            guard range.contains(point.x), range.contains(point.y) else {
+                throw ProtocolError(.invalidArgument, "'desktopAt' must be 0 to \(DesktopPoint.largestCoordinate) in x and y, not \(point.x),\(point.y)")
+            }
+        }
         if let zone = request.zone, !(await context.store.hasZone(zone)) {
             throw ProtocolError(.invalidArgument, "there is no drop zone \(zone) (its destination stopped waiting)")
         }
@@ -35,6 +44,10 @@ struct DragRequests: Sendable {
     nonisolated(nonsending) func begin(_ request: DragRequest, items: [StoredItem], id: UInt32) async throws {
         var request = request
         request.timeout = request.timeout ?? context.configuration.sessionTimeout
+        if request.zone != nil {
+            // A drop into a zone is for its destination alone, which sees it at once.
+            request.timeout = min(request.timeout ?? .infinity, PasteboardStore.zoneSessionTimeout)
+        }
         // `desktop-drags`: every session a destination of the desktop may see is shown there,
         // unless its source said otherwise (a restricted one, a desktop drop into a zone).
         if request.desktop == nil, context.configuration.desktopDrags, request.restricted != true, request.zone == nil {
@@ -70,8 +83,14 @@ struct DragRequests: Sendable {
                 return try await context.fail(ProtocolError(.invalidArgument, "'watch' follows all sessions: give no 'session'"), on: id)
             }
             if let zone = request.zone {
-                do { try DropZoneRecord.validate(zone) } catch { return try await context.fail(error, on: id) }
-                return watchSessions(id: id, zone: await store.openZone(zone, for: context.client))
+                let opened: Int
+                do throws(ProtocolError) {
+                    try DropZoneRecord.validate(zone)
+                    opened = try await store.openZone(zone, for: context.client)
+                } catch {
+                    return try await context.fail(error, on: id)
+                }
+                return watchSessions(id: id, zone: opened)
             }
             return watchSessions(id: id, zone: nil)
         }

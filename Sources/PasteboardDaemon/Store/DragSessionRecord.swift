@@ -22,6 +22,8 @@ struct DragSessionRecord: Sendable {
     let localContext: String?
     /// Whether the source asked the desktop bridge to show the session.
     let desktop: Bool
+    /// Where the source asked the handle to go.
+    let desktopAt: DesktopPoint?
     /// The drop zone whose desktop drop this session carries, and the zone's destination: the
     /// only client besides the source that sees it.
     let zone: Int?
@@ -46,7 +48,7 @@ struct DragSessionRecord: Sendable {
             allow: allowed, restricted: restricted ? true : nil, state: state,
             items: items.map { $0.info(registry: registry) },
             localContext: client.app == source.app ? localContext : nil,
-            operation: operation, desktop: desktop ? true : nil, zone: zone
+            operation: operation, desktop: desktop ? true : nil, zone: zone, desktopAt: desktopAt
         )
     }
 

@@ -11,16 +11,22 @@ struct DropZoneRecord: Sendable {
 
     var info: DropZoneInfo { DropZoneInfo(id: id, app: owner.app, pid: owner.pid, title: title, accept: accept) }
 
-    /// The longest title, and the most types (each no longer than `longestType`), a zone takes.
+    /// The longest title in bytes, and the most types (each no longer than `longestType`
+    /// bytes), a zone takes; with `mostZones`, every watcher's session list stays far below
+    /// the smallest frame a client may negotiate (64 KiB): 8 × (256 + 32 × 128) bytes.
     static let longestTitle = 256
-    static let mostTypes = 64
-    static let longestType = 256
+    static let mostTypes = 32
+    static let longestType = 128
+    /// The most zones open at once, and per connection: each is a window (an X connection and
+    /// a thread in the bridge), and the X server serves a few hundred clients in all.
+    static let mostZones = 8
+    static let mostZonesPerConnection = 2
 
     /// Refuses a zone whose title or types are over the limits: the bridge draws the title and
     /// maps every type, and a client's numbers size neither without a bound.
     static func validate(_ request: DropZoneRequest) throws(ProtocolError) {
-        if let title = request.title, title.count > longestTitle {
-            throw ProtocolError(.invalidArgument, "a drop zone's title is at most \(longestTitle) characters, not \(title.count)")
+        if let title = request.title, title.utf8.count > longestTitle {
+            throw ProtocolError(.invalidArgument, "a drop zone's title is at most \(longestTitle) bytes, not \(title.utf8.count)")
         }
         let accept = request.accept ?? []
         if accept.count > mostTypes {

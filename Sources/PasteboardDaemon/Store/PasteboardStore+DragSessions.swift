@@ -21,7 +21,7 @@ extension PasteboardStore {
         if allowed.isEmpty { allowed = [.copy] }
         sessions[id] = DragSessionRecord(
             id: id, source: source, allowed: allowed, restricted: request.restricted ?? false,
-            localContext: request.localContext, desktop: request.desktop ?? false,
+            localContext: request.localContext, desktop: request.desktop ?? false, desktopAt: request.desktopAt,
             zone: request.zone, zoneOwner: request.zone.flatMap { zones[$0]?.owner }, items: items
         )
         if let timeout = request.timeout, timeout > 0 {
@@ -30,7 +30,12 @@ extension PasteboardStore {
                 await self?.expire(id, after: timeout)
             }
         }
-        return join(id, as: source)
+        let participation = join(id, as: source)
+        if let zone = request.zone, sessions[id]?.zoneOwner == nil {
+            // The zone closed while the drop's bytes arrived: nobody may drop this session.
+            end(id, SessionEnd(outcome: .cancelled, message: "drop zone \(zone) closed before the drop reached it"))
+        }
+        return participation
     }
 
     /// Adds `items` from `client` to session `id` while it is in flight.
@@ -169,6 +174,10 @@ extension PasteboardStore {
             guard var session = sessions[id] else { continue }
             if session.source === client {
                 end(id, SessionEnd(outcome: .cancelled, message: "its source, \(client), went away"))
+                continue
+            }
+            if session.zoneOwner === client, session.state == .lifted {
+                end(id, SessionEnd(outcome: .cancelled, message: "the destination waiting at drop zone \(session.zone ?? 0), \(client), went away"))
                 continue
             }
             if session.dropper === client {

@@ -33,8 +33,13 @@ public struct X11DesktopDrags: DesktopLane {
         self.ownWindows = ownWindows
     }
 
+    /// The most drag handles shown at once: each is two X connections (the window, the owner
+    /// of XdndSelection), and the X server serves a few hundred clients in all.
+    public static let mostHandles = 8
+
     public func run(on connection: PasteboardConnection, onEvent: @escaping @Sendable (Event) -> Void) async throws {
         var handles: [Int: Task<Void, Never>] = [:]
+        var skipped: Set<Int> = []
         var zones: [Int: X11ZoneHandle] = [:]
         var zoneTasks: [Int: Task<Void, Never>] = [:]
         defer {
@@ -45,7 +50,13 @@ public struct X11DesktopDrags: DesktopLane {
             // Sessions: a handle for each new desktop session still lifted; gone when it ends.
             let ids = Set(sessions.map(\.id))
             for id in handles.keys where !ids.contains(id) { handles.removeValue(forKey: id)?.cancel() }
-            for session in sessions where session.isShownOnDesktop && !session.isDropped && handles[session.id] == nil {
+            skipped.formIntersection(ids)
+            for session in sessions where session.isShownOnDesktop && !session.isDropped && handles[session.id] == nil && !skipped.contains(session.id) {
+                guard handles.count < Self.mostHandles else {
+                    skipped.insert(session.id)
+                    onEvent(.skipped(session: session.id, reason: "\(Self.mostHandles) drag handles are shown, the most at once"))
+                    continue
+                }
                 let handle = X11SessionHandle(session: session, display: display, mapping: mappings.current, ownWindows: ownWindows)
                 handles[session.id] = Task {
                     do {
@@ -63,6 +74,8 @@ public struct X11DesktopDrags: DesktopLane {
                 // Its task ends by itself once a drop being delivered is answered.
                 zone.retire()
                 zones[id] = nil
+                // Not cancelled: it answers the drop it may be delivering, then ends by itself
+                // (on the lane's connection, which it fails with when that goes).
                 zoneTasks[id] = nil
             }
             for zone in openZones where zones[zone.id] == nil {

@@ -33,7 +33,7 @@ struct X11SessionHandle: Sendable {
         let allowsMove = session.allowedOperations.contains(.move)
         let handle = try X11DragHandle(
             display: display, picture: Self.picture(of: session, allowsMove: allowsMove),
-            types: plan.names, requestedOperation: allowsMove ? .move : .copy)
+            types: plan.names, requestedOperation: allowsMove ? .move : .copy, origin: session.handleOrigin)
         let server = try X11SelectionServer(display: display, selection: "XdndSelection", windows: ownWindows)
         let drop = DesktopDropState(session: session)
         let offer = X11SelectionServer.Offer(tag: id, targets: plan.names) { request, writer in
@@ -46,15 +46,22 @@ struct X11SessionHandle: Sendable {
             group.addTask {
                 defer { sink.finish() }
                 try await handle.run { event in
-                    // Before XdndDrop goes out, so the target's first conversion finds the drop begun.
-                    if case let .dropping(operation) = event { drop.dropping(operation == .move ? .move : .copy) }
+                    switch event {
+                    case .pressed:
+                        // On the X thread, before the first XdndEnter: the drag's data must be ours to serve.
+                        server.post(.own(offer, onlyIfUnowned: false))
+                    case let .dropping(operation):
+                        // Before XdndDrop goes out, so the target's first conversion finds the drop begun.
+                        drop.dropping(operation == .move ? .move : .copy)
+                    case .shown, .ended:
+                        break
+                    }
                     sink.yield(event)
                 }
             }
             group.addTask {
                 for await event in events {
                     onEvent(.handle(session: id, event))
-                    if case .pressed = event { server.post(.own(offer, onlyIfUnowned: false)) }
                     if try await Self.answer(event, for: session, drop: drop) { break }
                 }
                 handle.close()

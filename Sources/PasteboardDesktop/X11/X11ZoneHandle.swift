@@ -61,7 +61,7 @@ final class X11ZoneHandle: Sendable {
                         onEvent(.failed(session: nil, reason: "a drop into zone \(zone.id) could not be delivered: \(error)"))
                         performed = nil
                     }
-                    if performed == .move { await self.askSourceToDelete() }
+                    if performed == .move { await self.askSourceToDelete(owner: drop.owner) }
                     window.finishDrop(performed: performed)
                     let close = self.state.withLock { state in
                         state.delivering = false
@@ -102,25 +102,29 @@ final class X11ZoneHandle: Sendable {
     /// is done with the data, delete it") before the Finished, since GTK and Xlib-era sources
     /// delete their original on that conversion, not on XdndFinished's action. Its answer
     /// (empty, or a refusal from a source that deletes on the Finished alone) does not matter.
-    private func askSourceToDelete() async {
+    private func askSourceToDelete(owner: WindowID?) async {
+        guard let owner else { return }
         let delete = X11TargetFetch(display: display, selection: Self.selection, representation: DesktopRepresentation(
-            type: .data, target: "DELETE", conversion: .none), owner: nil)
+            type: .data, target: "DELETE", conversion: .none), owner: owner)
         _ = try? await delete.readWhole(limit: 1 << 10)
     }
 
     /// The items of `drop`: its files when it was accepted as a `text/uri-list` naming local
     /// ones, else one item promising every offered type the registry can name.
     private func items(for drop: X11DropZone.Drop) async throws -> [ItemProvider] {
+        // The owner at the drop, or a window that can own nothing: a read then fails as the
+        // source's being gone, never taking another application's data.
+        guard drop.owner != nil else { throw DesktopImportError.ownerGone(selection: Self.selection, target: drop.chosen) }
         if drop.chosen == Self.uriList {
             let list = X11TargetFetch(display: display, selection: Self.selection, representation: DesktopRepresentation(
-                type: .fileURL, target: Self.uriList, conversion: .none), owner: nil)
+                type: .fileURL, target: Self.uriList, conversion: .none), owner: drop.owner)
             let bytes = try await list.readWhole(limit: Self.uriListLimit)
             let files = DesktopDropItems.fileItems(DesktopDropItems.filePaths(inURIList: bytes), registry: mapping.registry)
             if !files.isEmpty { return files }
         }
         var item = ItemProvider()
         for representation in mapping.representations(forOffered: drop.offered).representations {
-            let fetch = X11TargetFetch(display: display, selection: Self.selection, representation: representation, owner: nil)
+            let fetch = X11TargetFetch(display: display, selection: Self.selection, representation: representation, owner: drop.owner)
             item.registerDataRepresentation(for: representation.type) { writer in try await fetch.stream(into: writer) }
         }
         return item.registeredTypes.isEmpty ? [] : [item]

@@ -46,10 +46,13 @@ public struct DragRequest: Sendable, Equatable, JSONObjectCoding {
     /// The drop zone (`sessions` watch's `zone`) a desktop drop into which this session carries:
     /// only the zone's client sees and drops it. The desktop bridge's, for a drop from an application.
     public var zone: Int?
+    /// Where on the desktop the handle goes (root coordinates of its top-left corner, moved
+    /// inside the screen); absent: near the pointer. Only with `desktop`.
+    public var desktopAt: DesktopPoint?
 
     public init(
         items: [ItemInfo], allow: [DragOperation]? = nil, restricted: Bool? = nil, localContext: String? = nil,
-        timeout: Double? = nil, desktop: Bool? = nil, zone: Int? = nil
+        timeout: Double? = nil, desktop: Bool? = nil, zone: Int? = nil, desktopAt: DesktopPoint? = nil
     ) {
         self.items = items
         self.allow = allow
@@ -58,6 +61,29 @@ public struct DragRequest: Sendable, Equatable, JSONObjectCoding {
         self.timeout = timeout
         self.desktop = desktop
         self.zone = zone
+        self.desktopAt = desktopAt
+    }
+}
+
+/// A point on the desktop, in pixels from its top-left corner.
+public struct DesktopPoint: Sendable, Equatable, JSONObjectCoding {
+    public var x: Int
+    public var y: Int
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    /// The largest coordinate taken: X11's are 16-bit signed.
+    public static let largestCoordinate = 32767
+}
+
+extension DesktopPoint {
+    public static var decodingStart: DesktopPoint { DesktopPoint(x: 0, y: 0) }
+
+    public mutating func members<Members: JSONMembers>(_ json: inout Members) throws(Members.Failure) {
+        try json.member("x", &x)
+        try json.member("y", &y)
     }
 }
 
@@ -72,6 +98,7 @@ extension DragRequest {
         try json.member("timeout", &timeout)
         try json.member("desktop", &desktop)
         try json.member("zone", &zone)
+        try json.member("desktopAt", &desktopAt)
     }
 }
 
@@ -123,11 +150,13 @@ public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
     public var desktop: Bool?
     /// The drop zone whose desktop drop the session carries (`drag`'s `zone`).
     public var zone: Int?
+    /// Where the source asked the handle to go (`drag`'s `desktopAt`).
+    public var desktopAt: DesktopPoint?
 
     public init(
         id: Int, app: String, client: String, pid: Int32, allow: [DragOperation], restricted: Bool?,
         state: SessionState, items: [ItemInfo], localContext: String? = nil, operation: DragOperation? = nil,
-        desktop: Bool? = nil, zone: Int? = nil
+        desktop: Bool? = nil, zone: Int? = nil, desktopAt: DesktopPoint? = nil
     ) {
         self.id = id
         self.app = app
@@ -141,6 +170,7 @@ public struct SessionInfo: Sendable, Equatable, JSONObjectCoding {
         self.operation = operation
         self.desktop = desktop
         self.zone = zone
+        self.desktopAt = desktopAt
     }
 }
 
@@ -160,6 +190,7 @@ extension SessionInfo {
         try json.member("operation", &operation)
         try json.member("desktop", &desktop)
         try json.member("zone", &zone)
+        try json.member("desktopAt", &desktopAt)
     }
 }
 

@@ -21,6 +21,9 @@ public final class X11DropZone: Sendable {
         public let chosen: String
         /// The operation the source asked for and the zone accepted.
         public let operation: XdndOperation
+        /// Who owned XdndSelection when the drop came (nil: nobody): every read of the drop
+        /// (and a move's DELETE) must come from it, not from whoever drags next.
+        public let owner: WindowID?
     }
 
     /// What happened at the zone.
@@ -182,6 +185,21 @@ struct DropZoneLoop {
         }
     }
 
+    /// The drop of `drag`: its types' names and XdndSelection's owner now. Nil when the
+    /// server refuses a look-up (a type that is no atom); the connection failing throws.
+    private func describe(_ drag: XdndIncomingDrag, chosen type: Atom, operation: XdndOperation) throws(X11Error) -> X11DropZone.Drop? {
+        do throws(X11Error) {
+            let names = try connection.atomNames(drag.types + [type])
+            let reply = try connection.roundTrip(.getSelectionOwner(atoms.selection))
+            let owner = (try? X11Reply.getSelectionOwnerChecked(reply)) ?? .none
+            return X11DropZone.Drop(
+                source: drag.source, offered: Array(names.dropLast()), chosen: names.last ?? "", operation: operation,
+                owner: owner == .none ? nil : owner)
+        } catch .request {
+            return nil
+        }
+    }
+
     /// Hides the window at once and keeps it (unmapped, taking no drags: it is not viewable)
     /// until `deadline`, so the source that was just answered can still find it.
     private func linger(until deadline: ContinuousClock.Instant) throws {
@@ -212,9 +230,12 @@ struct DropZoneLoop {
                 try carry(target.typeListRead(types, from: source))
             case let .fetch(type, _, operation):
                 guard let drag = target.drag else { continue }
-                let names = try connection.atomNames(drag.types + [type])
-                onEvent(.dropped(X11DropZone.Drop(
-                    source: drag.source, offered: Array(names.dropLast()), chosen: names.last ?? "", operation: operation)))
+                guard let drop = try describe(drag, chosen: type, operation: operation) else {
+                    // A source's types that name no atom (BadAtom): the drop is refused, the zone goes on.
+                    try carry(target.fetchEnded(performed: nil))
+                    continue
+                }
+                onEvent(.dropped(drop))
             }
         }
     }

@@ -47,6 +47,11 @@ struct Drag: AsyncParsableCommand {
         discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
     var desktop = false
 
+    @Option(name: .customLong("desktop-at"), help: ArgumentHelp(
+        "Show the drag handle with its top-left corner here (pixels from the screen's top-left corner) instead of near the pointer; implies --desktop.",
+        valueName: "x,y"))
+    var desktopAt: String?
+
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report each load and each proposal on stderr.")
     var verbose = false
 
@@ -54,10 +59,11 @@ struct Drag: AsyncParsableCommand {
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
         if let add, add < 1 { throw ValidationError("--add must be 1 or more (session ids count from 1), not \(add)") }
-        if add != nil, timeout != nil || restricted || desktop || allow != "copy" {
-            throw ValidationError("--allow, --timeout, --restricted and --desktop describe a new session; they do not apply with --add")
+        if add != nil, timeout != nil || restricted || desktop || desktopAt != nil || allow != "copy" {
+            throw ValidationError("--allow, --timeout, --restricted, --desktop and --desktop-at describe a new session; they do not apply with --add")
         }
-        if desktop, restricted {
+        if let desktopAt, case let .failure(error) = HandlePosition.parse(desktopAt) { throw ValidationError(error.description) }
+        if desktop || desktopAt != nil, restricted {
             throw ValidationError("--desktop shows the session to every application of the desktop; it cannot be --restricted")
         }
     }
@@ -69,7 +75,7 @@ struct Drag: AsyncParsableCommand {
         var lifted = servesFiles && (try? input.validateLazy()) != nil
             ? try input.lazyItems(registry: registry, serving: serving)
             : try input.eagerItems(registry: registry, streaming: false)  // a lost daemon lifts the items again
-        if desktop, input.representations.isEmpty, lifted.count == input.files.count {
+        if desktop || desktopAt != nil, input.representations.isEmpty, lifted.count == input.files.count {
             // A desktop application takes a drop of files as their URLs (text/uri-list): each
             // FILE item offers its URL after its contents.
             for (index, file) in input.files.enumerated() where !lifted[index].registeredTypes.contains(.fileURL) {
@@ -77,16 +83,18 @@ struct Drag: AsyncParsableCommand {
             }
         }
         let items = lifted
+        let origin = try desktopAt.map { try HandlePosition.parse($0).get() }
+        let desktop = desktop || origin != nil
         if desktop { DesktopBridgeCheck.noteUnlessShown(tool: "pb") }
         let operations = try DragFollowing.operations(allow)
-        let (add, restricted, timeout, desktop, count) = (add, restricted, timeout, desktop, items.count)
+        let (add, restricted, timeout, count) = (add, restricted, timeout, items.count)
         let end = try await DragFollowing.liftAndFollow(tool: "pb", verbose: verbose, retry: add == nil) { body in
             try await PasteboardConnection.withConnection(clientName: "pb", body)
         } lift: { connection in
             if let add { return try await DragSession.add(items, to: add, on: connection) }
             return try await DragSession.begin(
                 with: items, allowing: operations, restrictedToApp: restricted,
-                timeout: timeout.map(SecondsLimit.duration), showOnDesktop: desktop, on: connection
+                timeout: timeout.map(SecondsLimit.duration), showOnDesktop: desktop, handleOrigin: origin, on: connection
             )
         } lifted: { session in
             // Items added to a session in flight join what its source lifted; they are not lifted.
