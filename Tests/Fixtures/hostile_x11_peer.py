@@ -23,6 +23,7 @@ Modes (each prints "ready" on stderr once it is in place, then runs until killed
                            owning XdndSelection; prints "finished SUCCESS" with the bit of the
                            XdndFinished that comes back, and exits
   xdnd-drop-stall WINDOW   the same, owning XdndSelection but never answering a conversion
+  xdnd-bad-atoms WINDOW    the same, offering a type that is no atom (0x3ffffff0)
 """
 import os
 import sys
@@ -192,11 +193,11 @@ elif mode == "multiple-twice":
                 break
     sys.exit(0)
 
-elif mode in ("xdnd-drop-vanish", "xdnd-drop-stall"):
+elif mode in ("xdnd-drop-vanish", "xdnd-drop-stall", "xdnd-bad-atoms"):
     target = int(argument, 0)
     XDND = {name: atom(name) for name in ["XdndSelection", "XdndEnter", "XdndPosition", "XdndStatus", "XdndDrop",
                                           "XdndFinished", "XdndActionCopy"]}
-    TEXT = atom("text/plain;charset=utf-8")
+    TEXT = 0x3ffffff0 if mode == "xdnd-bad-atoms" else atom("text/plain;charset=utf-8")
     if mode == "xdnd-drop-stall":
         w.set_selection_owner(XDND["XdndSelection"], X.CurrentTime)
 

@@ -336,6 +336,11 @@ final class X11DesktopDragTests: DragDropTestCase {
         XCTAssertNotNil(vanishing.waitForLine { $0 == "finished 0" }, "the source was not told the drop failed: \(vanishing.stderrLines)")
         XCTAssertNil(drop.waitForExit(timeout: 1), "a drop with nothing to read is no drop: pb goes on waiting")
         XCTAssertTrue(zoneIsShown())
+        // A type that names no atom: refused (BadAtom for its name), and the zone goes on.
+        let bogus = try start(DebianPython.path, [script, server?.display ?? "", "xdnd-bad-atoms", zone.id], environment: desktopEnvironment)
+        XCTAssertNotNil(bogus.waitForLine { $0 == "finished 0" }, "the source was not told the drop failed: \(bogus.stderrLines)")
+        XCTAssertNil(drop.waitForExit(timeout: 1), "pb goes on waiting")
+        XCTAssertTrue(zoneIsShown(), "the zone went with a bad atom")
 
         let stalling = try start(DebianPython.path, [script, server?.display ?? "", "xdnd-drop-stall", zone.id], environment: desktopEnvironment)
         XCTAssertEqual(drop.waitForExit(timeout: 30), 1, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
