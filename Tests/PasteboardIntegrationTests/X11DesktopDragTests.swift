@@ -234,7 +234,7 @@ final class X11DesktopDragTests: DragDropTestCase {
     private func dropZoneWindow() throws -> (id: String, x: Int, y: Int) {
         var found: String?
         XCTAssertTrue(eventually(timeout: 15) {
-            let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox)
+            let search = try? runTool(Self.xdotool, ["search", "--onlyvisible", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox)
             found = search?.stdoutText.split(separator: "\n").first.map(String.init)
             return found != nil
         }, "no drop zone; daemon log:\n\(daemon.log)")
@@ -287,7 +287,7 @@ final class X11DesktopDragTests: DragDropTestCase {
         XCTAssertEqual(ended["moved"] as? Bool, false, "gallery drop takes a copy")
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("Lagoon.png")))
         XCTAssertTrue(eventually(timeout: 10) {
-            (try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox).status) == 1
+            (try? runTool(Self.xdotool, ["search", "--onlyvisible", "--name", "^Pasteboard: drop zone "], environment: self.desktopEnvironment, in: self.sandbox).status) == 1
         }, "the drop zone stayed after its destination had its drop")
     }
 
@@ -351,7 +351,7 @@ final class X11DesktopDragTests: DragDropTestCase {
     }
 
     private func zoneIsShown() -> Bool {
-        let search = try? runTool(Self.xdotool, ["search", "--name", "^Pasteboard: drop zone "], environment: desktopEnvironment, in: sandbox)
+        let search = try? runTool(Self.xdotool, ["search", "--onlyvisible", "--name", "^Pasteboard: drop zone "], environment: desktopEnvironment, in: sandbox)
         return search?.status == 0
     }
 
