@@ -166,6 +166,27 @@ final class X11SelectionOwnerTests: XCTestCase {
         XCTAssertEqual(try xclipOut("UTF8_STRING").stdoutText, "theirs")
     }
 
+    /// "Take it only if nobody has it", as the bridge offers the pasteboard when it starts: the
+    /// check and the take are apart, and a copy another client made in between must stay. The
+    /// take uses the time read before the check, so the server refuses it.
+    func testATakeTimedBeforeAnotherClientsCopyLeavesThatCopyAlone() throws {
+        let owner = try SelectionOwner(connection: connect(), selection: "CLIPBOARD", targets: ["UTF8_STRING"], timeout: .seconds(5)) { _, writer in
+            try await writer.write(Array("ours".utf8))
+        }
+        let checked = try owner.serverTime()
+        XCTAssertEqual(try owner.currentOwner(), .none, "nobody owns it when we look")
+        let file = sandbox.path("text")
+        try Data("theirs".utf8).write(to: URL(fileURLWithPath: file))
+        peers.append(try ToolProcess("/usr/bin/xclip", ["-display", display, "-selection", "clipboard", "-quiet", "-i", file], environment: peerEnvironment, in: sandbox))
+        XCTAssertTrue(eventually { (try? owner.currentOwner()) ?? .none != .none }, "xclip never took the clipboard")
+        XCTAssertThrowsError(try owner.acquire(at: checked)) { error in
+            guard case .ownershipNotTaken = error as? X11Error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try xclipOut("UTF8_STRING").stdoutText, "theirs", "the copy made after our look is still the desktop's")
+        // Without the earlier time, a take is a take: it wins (what a new copy of ours does).
+        XCTAssertNoThrow(try owner.acquire())
+    }
+
     func testARequestorThatDiesOrStallsMidINCRDoesNotStopTheOwner() throws {
         let original = X11SelectionTests.randomData(4 << 20)
         let owner = try startOwner(["application/octet-stream": original], timeout: .seconds(1))

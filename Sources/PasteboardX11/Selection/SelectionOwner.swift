@@ -150,16 +150,32 @@ public final class SelectionOwner {
     /// zero-length append to a property of our window makes the server stamp a PropertyNotify,
     /// whose time SetSelectionOwner then uses; GetSelectionOwner confirms we own it.
     /// - Returns: the acquisition time (the TIMESTAMP answer).
+    ///
+    /// With `checked` (from `serverTime()`, read before the caller saw the selection unowned), the
+    /// take is refused by the server itself when another client took the selection since: a
+    /// SetSelectionOwner older than the selection's last change is ignored (protocol spec,
+    /// SetSelectionOwner), so "take it only if nobody has it" cannot steal a copy made in between.
     @discardableResult
-    public func acquire() throws(X11Error) -> X11Timestamp {
-        let time = try connection.serverTime(
-            window: window, property: plumbing.timestampProperty, timeout: timeout, what: "the server's time stamp for taking \(selection)")
+    public func acquire(at checked: X11Timestamp? = nil) throws(X11Error) -> X11Timestamp {
+        let time: X11Timestamp
+        if let checked { time = checked } else { time = try serverTime() }
         try connection.send(.setSelectionOwner(window, selection: selectionAtom, time: time))
-        let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(selectionAtom), timeout: timeout))
+        let owner = try currentOwner()
         guard owner == window else { throw .ownershipNotTaken(selection: selection, owner: owner) }
         acquiredAt = time
         isOwner = true
         return time
+    }
+
+    /// Who owns the selection now (None: nobody).
+    public func currentOwner() throws(X11Error) -> WindowID {
+        try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(selectionAtom), timeout: timeout))
+    }
+
+    /// A server time stamp, from a zero-length append to a property of our window.
+    public func serverTime() throws(X11Error) -> X11Timestamp {
+        try connection.serverTime(
+            window: window, property: plumbing.timestampProperty, timeout: timeout, what: "the server's time stamp for taking \(selection)")
     }
 
     /// Gives the selection up (SetSelectionOwner None with our acquisition time, so a newer

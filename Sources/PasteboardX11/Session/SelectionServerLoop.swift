@@ -20,7 +20,6 @@ final class SelectionServerLoop: @unchecked Sendable {
     /// Serves requests until the connection is cancelled (throws `.cancelled`) or fails.
     func serve() throws(X11Error) {
         let requests = server.requests
-        let atom = try connection.atom(server.selection)
         // Whether the last owner was stopped while it held the selection (so a release request
         // that follows has released something).
         var releasedByStop = false
@@ -36,12 +35,7 @@ final class SelectionServerLoop: @unchecked Sendable {
                 releasedByStop = false
             case let .own(offer, onlyIfUnowned):
                 releasedByStop = false
-                if onlyIfUnowned {
-                    let owner = try X11Reply.getSelectionOwnerChecked(connection.roundTrip(.getSelectionOwner(atom), timeout: server.display.ownerTimeout))
-                    // Someone else's copy is on the desktop: leave it.
-                    if owner != .none { continue }
-                }
-                releasedByStop = try own(offer) == .stopped
+                releasedByStop = try own(offer, onlyIfUnowned: onlyIfUnowned) == .stopped
             case let .reoffer(offer):
                 // Another client's copy is on the desktop, or the offer was given up: leave it.
                 guard releasedByStop else { continue }
@@ -52,7 +46,10 @@ final class SelectionServerLoop: @unchecked Sendable {
 
     /// Takes the selection for `offer` and serves it until it is lost or stopped; nil when it
     /// was not taken (a newer request came first, or another client took it at once).
-    private func own(_ offer: X11SelectionServer.Offer) throws(X11Error) -> SelectionOwner.StopReason? {
+    /// With `onlyIfUnowned`, only when nobody owns it, decided atomically: the take uses a time
+    /// stamp read before the check, which the server refuses if another client took the
+    /// selection in between (a copy made as the bridge starts stays the desktop's).
+    private func own(_ offer: X11SelectionServer.Offer, onlyIfUnowned: Bool = false) throws(X11Error) -> SelectionOwner.StopReason? {
         let owner = try SelectionOwner(
             connection: connection, selection: server.selection, targets: offer.targets, timeout: server.display.ownerTimeout,
             provider: offer.provide)
@@ -60,10 +57,17 @@ final class SelectionServerLoop: @unchecked Sendable {
         windows.append(owner.window)
         // The window is of no use once its ownership ended (the server would keep it otherwise).
         defer { _ = try? connection.send(.destroyWindow(owner.window), ignoringErrors: true) }
+        var checkedAt: X11Timestamp?
+        if onlyIfUnowned {
+            checkedAt = try owner.serverTime()
+            let current = try owner.currentOwner()
+            // Someone else's copy is on the desktop: leave it.
+            if current != .none { return nil }
+        }
         guard server.requests.begin(owner.control) else { return nil }
         defer { server.requests.end() }
         do {
-            try owner.acquire()
+            try owner.acquire(at: checkedAt)
         } catch .ownershipNotTaken {
             onEvent(.lost)
             return .lost
