@@ -96,11 +96,13 @@ final class WriteAssembly {
                 throw ProtocolError(.invalidArgument, "item \(itemIndex) has no representations")
             }
             var itemTypes: [TypeIdentifier] = []
+            // Looked up in a set: an item may list thousands of representations.
+            var seen: Set<TypeIdentifier> = []
             for (index, representation) in item.representations.enumerated() {
                 guard let type = registry.resolve(representation.type) ?? TypeIdentifier.wellFormed(representation.type) else {
                     throw ProtocolError(.unknownType, "'\(representation.type)' is not a type identifier or MIME type")
                 }
-                if itemTypes.contains(type) {
+                if !seen.insert(type).inserted {
                     throw ProtocolError(.invalidArgument, "item \(itemIndex) lists \(type) twice")
                 }
                 if let size = representation.size, size < 0 {
