@@ -304,6 +304,18 @@ final class ProtocolTests: IntegrationTestCase {
         XCTAssertEqual(try pbOK("paste").stdout.count, 5 << 20, "the daemon is still up")
     }
 
+    func testAnItemListingATypeTwiceIsRefusedAndThePasteboardKept() throws {
+        try pbOK("copy", stdin: Data("kept".utf8))
+        let client = try RawClient(socketPath: sandbox.socketPath)
+        _ = try client.hello()
+        let representations = (0..<1500).map { ["type": "com.example.type-number-\($0)"] } + [["type": "com.example.type-number-7"]]
+        try client.sendMessage(["op": "write", "pasteboard": "general", "items": [["representations": representations]]], requestID: 1)
+        let reply = try XCTUnwrap(try client.receive())
+        XCTAssertEqual(reply.json?["code"] as? String, "invalid-argument")
+        XCTAssertTrue((reply.json?["message"] as? String)?.contains("lists com.example.type-number-7 twice") == true, "\(String(describing: reply.json))")
+        XCTAssertEqual(try pbOK("paste").stdoutText, "kept")
+    }
+
     func testItemsTooManyToDescribeInOneFrameAreRefused() throws {
         let client = try RawClient(socketPath: sandbox.socketPath)
         _ = try client.hello()
