@@ -10,6 +10,7 @@ final class DesktopDropState: Sendable {
     private struct State {
         var operation: DragOperation?
         var drop: Task<PerformedDrop, any Error>?
+        var served = false
     }
 
     private let session: DropSession
@@ -33,6 +34,13 @@ final class DesktopDropState: Sendable {
             }
         }
     }
+
+    /// The target asked for the data after the drop (it read something).
+    func noteServed() { state.withLock { $0.served = true } }
+
+    /// Whether the target read anything of the drop. XDND messages are ClientMessages any
+    /// client can send: a move is believed only from a target that took the data.
+    var wasServed: Bool { state.withLock { $0.served } }
 
     /// Whether XdndDrop was sent.
     var isDropping: Bool { state.withLock { $0.drop != nil } }

@@ -77,8 +77,10 @@ struct X11SessionHandle: Sendable {
         switch outcome {
         case let .finished(operation):
             let performed = try await drop.performed()
-            // A target that accepted a move but reports a copy kept nothing of ours: the source keeps its originals.
-            let narrowed: DragOperation? = operation == .copy && performed.operation == .move ? .copy : nil
+            // A target that accepted a move but reports a copy kept nothing of ours, and a
+            // Finished from a "target" that never read the data (any client can send one, naming
+            // the target's window) is no move either: the source keeps its originals.
+            let narrowed: DragOperation? = (operation == .copy || !drop.wasServed) && performed.operation == .move ? .copy : nil
             try await performed.finish(performed: narrowed)
             return true
         case let .failed(reason) where drop.isDropping:
@@ -105,6 +107,7 @@ struct X11SessionHandle: Sendable {
     ) async throws {
         guard let target = plan.target(named: request.target) else { throw DesktopExportError.notOffered(target: request.target) }
         let performed = try await drop.performed()
+        drop.noteServed()
         let identity = target.conversion == .none
         for item in target.items {
             var encoder = ExportEncoder(target.conversion)
