@@ -410,10 +410,11 @@ final class X11DesktopDragTests: DragDropTestCase {
         daemon = try DaemonProcess.started(in: sandbox, arguments: ["--desktop-drags"], display: displayEnvironment)
         XCTAssertTrue(eventually(timeout: 15) { (try? self.pb("bridge").stdoutText.contains("serves")) == true }, "no bridge: \(daemon.log)")
         try writePNG("shown.png", width: 2, height: 2)
+        // The restricted one first: once the later one's handle is up, the bridge has seen every
+        // session it may see, and the restricted one is not among them.
+        let (_, restricted) = try startPBDrag("--restricted", sandbox.path("shown.png"))
         let (_, shown) = try startPBDrag(sandbox.path("shown.png"))
         _ = try handleWindow(of: shown)
-        let (_, restricted) = try startPBDrag("--restricted", sandbox.path("shown.png"))
-        usleep(500_000)
         XCTAssertFalse(handleIsShown(restricted), "a restricted session was shown to the desktop")
         let listed = try pbOK("sessions", "--json").stdoutText
         XCTAssertTrue(listed.contains("\"desktop\":true"), listed)
