@@ -41,15 +41,7 @@ struct DragImages: AsyncParsableCommand {
     @Flag(name: .customLong("restricted"), help: "Only gallery processes may see and drop the session.")
     var restricted = false
 
-    @Flag(name: .customLong("desktop"), help: ArgumentHelp(
-        "Also show the session on the desktop as a drag handle, from which it can be dragged into any application (needs the desktop bridge on X11).",
-        discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
-    var desktop = false
-
-    @Option(name: .customLong("desktop-at"), help: ArgumentHelp(
-        "Show the drag handle with its top-left corner here (pixels from the screen's top-left corner) instead of near the pointer; implies --desktop.",
-        valueName: "x,y"))
-    var desktopAt: String?
+    @OptionGroup var handle: DesktopHandleOptions
 
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report every event of the session on stderr (refusals, the drop), not only its end.")
     var verbose = false
@@ -59,10 +51,7 @@ struct DragImages: AsyncParsableCommand {
         if Set(indexes).count != indexes.count { throw ValidationError("an index is given twice") }
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
-        if let desktopAt, case let .failure(error) = HandlePosition.parse(desktopAt) { throw ValidationError(error.description) }
-        if desktop || desktopAt != nil, restricted {
-            throw ValidationError("--desktop shows the session to every application of the desktop; it cannot be --restricted")
-        }
+        try handle.validate(restricted: restricted)
     }
 
     func run() async throws {
@@ -84,10 +73,10 @@ struct DragImages: AsyncParsableCommand {
         }
         let items = try images.map { try Self.item(for: $0, in: gallery) }
         let context = GalleryDragContext(file: gallery.path, ids: images.map(\.id))
-        let origin = try desktopAt.map { try HandlePosition.parse($0).get() }
-        let (operations, verbose, timeout, restricted, desktop) = (try DragFollowing.operations(allow), verbose, timeout, restricted, desktop || origin != nil)
+        let origin = try handle.origin()
+        let (operations, verbose, timeout, restricted, desktop) = (try DragFollowing.operations(allow), verbose, timeout, restricted, handle.isRequested)
         let count = items.count
-        if desktop || desktopAt != nil { DesktopBridgeCheck.noteUnlessShown(tool: "gallery") }
+        if desktop { DesktopBridgeCheck.noteUnlessShown(tool: "gallery") }
         let end = try await DragFollowing.liftAndFollow(tool: "gallery", verbose: verbose) { body in
             try await options.withConnection(body)
         } lift: { connection in

@@ -42,15 +42,7 @@ struct Drag: AsyncParsableCommand {
     @Flag(name: .customLong("restricted"), help: "Only other pb processes may see and drop the session.")
     var restricted = false
 
-    @Flag(name: .customLong("desktop"), help: ArgumentHelp(
-        "Also show the session on the desktop as a drag handle, from which it can be dragged into any application (needs the desktop bridge on X11).",
-        discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
-    var desktop = false
-
-    @Option(name: .customLong("desktop-at"), help: ArgumentHelp(
-        "Show the drag handle with its top-left corner here (pixels from the screen's top-left corner) instead of near the pointer; implies --desktop.",
-        valueName: "x,y"))
-    var desktopAt: String?
+    @OptionGroup var handle: DesktopHandleOptions
 
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Report each load and each proposal on stderr.")
     var verbose = false
@@ -59,13 +51,10 @@ struct Drag: AsyncParsableCommand {
         _ = try DragFollowing.operations(allow)
         if let timeout, let failure = SecondsLimit.validationFailure(timeout) { throw ValidationError("--timeout \(failure)") }
         if let add, add < 1 { throw ValidationError("--add must be 1 or more (session ids count from 1), not \(add)") }
-        if add != nil, timeout != nil || restricted || desktop || desktopAt != nil || allow != "copy" {
+        if add != nil, timeout != nil || restricted || handle.isRequested || allow != "copy" {
             throw ValidationError("--allow, --timeout, --restricted, --desktop and --desktop-at describe a new session; they do not apply with --add")
         }
-        if let desktopAt, case let .failure(error) = HandlePosition.parse(desktopAt) { throw ValidationError(error.description) }
-        if desktop || desktopAt != nil, restricted {
-            throw ValidationError("--desktop shows the session to every application of the desktop; it cannot be --restricted")
-        }
+        try handle.validate(restricted: restricted)
     }
 
     func run() async throws {
@@ -75,7 +64,7 @@ struct Drag: AsyncParsableCommand {
         var lifted = servesFiles && (try? input.validateLazy()) != nil
             ? try input.lazyItems(registry: registry, serving: serving)
             : try input.eagerItems(registry: registry, streaming: false)  // a lost daemon lifts the items again
-        if desktop || desktopAt != nil, input.representations.isEmpty, lifted.count == input.files.count {
+        if handle.isRequested, input.representations.isEmpty, lifted.count == input.files.count {
             // A desktop application takes a drop of files as their URLs (text/uri-list): each
             // FILE item offers its URL after its contents.
             for (index, file) in input.files.enumerated() where !lifted[index].registeredTypes.contains(.fileURL) {
@@ -83,8 +72,7 @@ struct Drag: AsyncParsableCommand {
             }
         }
         let items = lifted
-        let origin = try desktopAt.map { try HandlePosition.parse($0).get() }
-        let desktop = desktop || origin != nil
+        let (origin, desktop) = (try handle.origin(), handle.isRequested)
         if desktop { DesktopBridgeCheck.noteUnlessShown(tool: "pb") }
         let operations = try DragFollowing.operations(allow)
         let (add, restricted, timeout, count) = (add, restricted, timeout, items.count)
