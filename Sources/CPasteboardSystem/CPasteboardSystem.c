@@ -10,6 +10,7 @@
 #include <linux/fs.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -418,4 +419,16 @@ int pasteboard_free_bytes(int fd, int64_t *out) {
 
 int pasteboard_grow_pipe(int fd, int size) {
     return fcntl(fd, F_SETPIPE_SZ, size);
+}
+
+int pasteboard_memory_file(const char *name, int64_t size) {
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    if (ftruncate(fd, (off_t)size) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }

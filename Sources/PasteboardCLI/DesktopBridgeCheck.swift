@@ -5,7 +5,7 @@ public import PasteboardSystem
 public enum DesktopBridgeCheck {
     /// What the bridge's status says.
     public enum Verdict: Sendable, Equatable {
-        /// It bridges an X11 display: handles and zones are shown there.
+        /// It bridges a display, X11 or Wayland: handles and zones are shown there.
         case shown(display: String)
         /// It runs but is not bridging yet (it waits for its display): they will be shown once it does.
         case pending(String)
@@ -20,10 +20,8 @@ public enum DesktopBridgeCheck {
             return .unavailable("no desktop bridge is running for \(socketPath) (pasteboardd starts one when its environment names a display; see pasteboard-bridge(8))")
         }
         switch status.state {
-        case .bridging where status.displayProtocol == "x11":
-            return .shown(display: status.display ?? "the display")
         case .bridging:
-            return .unavailable("the desktop bridge serves \(status.display ?? "a Wayland display") through \(status.displayProtocol ?? "Wayland"), where drag handles and drop zones are not built yet (X11 only)")
+            return .shown(display: status.display ?? "the display")
         case .waiting:
             return .pending("the desktop bridge is not bridging yet (\(status.reason ?? "waiting")); it will show it once it is")
         case .off:

@@ -94,7 +94,9 @@ window.connect("destroy", Gtk.main_quit)
 
 
 def on_mapped(*_):
-    print("ready %d %d %d" % (window.get_window().get_xid(), X, Y), flush=True)
+    # A Wayland window has no X id (and no position of its own: the compositor places it).
+    xid = getattr(window.get_window(), "get_xid", lambda: 0)()
+    print("ready %d %d %d" % (xid, X, Y), flush=True)
 
 
 window.connect("map-event", on_mapped)

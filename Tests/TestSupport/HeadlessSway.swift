@@ -136,6 +136,60 @@ public final class HeadlessSway: Sendable {
         }
     }
 
+    /// A window sway shows: its title, app id, and where its surface is on the output (the
+    /// container's rectangle moved by the surface's place inside it).
+    public struct Window: Sendable {
+        public let title: String
+        public let appID: String?
+        public let x: Int, y: Int, width: Int, height: Int
+
+        /// The middle of the surface.
+        public var middle: (x: Int, y: Int) { (x + width / 2, y + height / 2) }
+    }
+
+    /// The windows sway shows now, read with `swaymsg -t get_tree` over its IPC socket.
+    public func windows() throws -> [Window] {
+        let tree = try JSONSerialization.jsonObject(with: ipc(["-r", "-t", "get_tree"]).output) as? [String: Any] ?? [:]
+        var found: [Window] = []
+        func walk(_ node: [String: Any]) {
+            if node["pid"] != nil, let rect = node["rect"] as? [String: Int], let surface = node["window_rect"] as? [String: Int] {
+                found.append(Window(
+                    title: node["name"] as? String ?? "", appID: node["app_id"] as? String,
+                    x: (rect["x"] ?? 0) + (surface["x"] ?? 0), y: (rect["y"] ?? 0) + (surface["y"] ?? 0),
+                    width: surface["width"] ?? 0, height: surface["height"] ?? 0))
+            }
+            for child in (node["nodes"] as? [[String: Any]] ?? []) + (node["floating_nodes"] as? [[String: Any]] ?? []) { walk(child) }
+        }
+        walk(tree)
+        return found
+    }
+
+    /// Runs a sway command (`swaymsg COMMAND`), such as `[app_id="x"] kill`; true when sway took it.
+    @discardableResult
+    public func command(_ command: String) throws -> Bool {
+        try ipc([command]).status == 0
+    }
+
+    /// The first output's size (sway's headless output), which absolute pointer positions are in.
+    public func outputSize() throws -> (width: Int, height: Int) {
+        let outputs = try JSONSerialization.jsonObject(with: ipc(["-r", "-t", "get_outputs"]).output) as? [[String: Any]] ?? []
+        let rect = outputs.first?["rect"] as? [String: Int] ?? [:]
+        return (rect["width"] ?? 0, rect["height"] ?? 0)
+    }
+
+    /// Runs swaymsg with `arguments` on sway's IPC socket (root reaches nobody's socket).
+    private func ipc(_ arguments: [String]) throws -> (status: Int32, output: Data) {
+        guard let socket = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory))?.first(where: { $0.hasPrefix("sway-ipc.") }) else {
+            throw StartFailure(log: "sway has no IPC socket in \(runtimeDirectory)")
+        }
+        let output = directory + "/swaymsg-\(runs.add(1, ordering: .relaxed).newValue).out"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let child = try Self.spawn(["/usr/bin/swaymsg", "-s", runtimeDirectory + "/" + socket] + arguments, environment: ["PATH": "/usr/bin:/bin"], log: output, errorLog: directory + "/swaymsg.err")
+        var status: Int32 = 0
+        waitpid(child, &status, 0)
+        return ((status >> 8) & 0xff, try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+
     /// sway is installed but did not open its socket: a failure, not a skip.
     public struct StartFailure: Error, CustomStringConvertible {
         public let log: String

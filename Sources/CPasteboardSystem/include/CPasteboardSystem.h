@@ -158,4 +158,9 @@ int pasteboard_free_bytes(int fd, int64_t *out);
 /// new size, or -1 with errno set (not a pipe, or more than /proc/sys/fs/pipe-max-size).
 int pasteboard_grow_pipe(int fd, int size);
 
+/// A new anonymous memory file of `size` bytes (memfd_create, close-on-exec), for pixels a
+/// Wayland compositor maps (wl_shm): no path, so nothing is left behind and no other process
+/// can open it. Returns the descriptor, or -1 with errno set.
+int pasteboard_memory_file(const char *name, int64_t size);
+
 #endif

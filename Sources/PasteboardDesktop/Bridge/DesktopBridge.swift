@@ -211,6 +211,9 @@ public struct DesktopBridge: Sendable {
             lanes.append { [importer] connection in try await importer.run(on: connection, onEvent: report.waylandImporter) }
             lanes.append { connection in try await exporter.run(on: connection, onEvent: report.waylandExporter) }
         }
+        let drags = WaylandDesktopDrags(display: display, mappings: mappings)
+        let dragReport = DesktopDragReport(log: log)
+        lanes.append { connection in try await drags.run(on: connection, onEvent: dragReport.wayland) }
         return lanes
     }
 }

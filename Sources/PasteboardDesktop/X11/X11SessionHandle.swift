@@ -100,37 +100,13 @@ struct X11SessionHandle: Sendable {
         }
     }
 
-    /// Streams `request.target` into `writer` from the drop: each of its items' representation
-    /// in turn, a list's lines each ending with CRLF.
+    /// Streams `request.target` into `writer` from the drop (`DesktopDragData`).
     private static func provide(
         _ request: SelectionOwner.ContentRequest, into writer: SelectionChunkWriter, plan: DesktopDragPlan, drop: DesktopDropState
     ) async throws {
-        guard let target = plan.target(named: request.target) else { throw DesktopExportError.notOffered(target: request.target) }
-        let performed = try await drop.performed()
-        drop.noteServed()
-        let identity = target.conversion == .none
-        for item in target.items {
-            var encoder = ExportEncoder(target.conversion)
-            var last: UInt8?
-            do {
-                try await performed.load(item: item, accepting: [target.type], chunk: { chunk in
-                    if identity {
-                        if let byte = chunk.last { last = byte }
-                        try await writer.write(ReceivedBytes(chunk: chunk))
-                    } else {
-                        let bytes = encoder.encode(chunk)
-                        if let byte = bytes.last { last = byte }
-                        if !bytes.isEmpty { try await writer.write(bytes) }
-                    }
-                })
-            } catch let error as PasteboardError {
-                throw DesktopExportError.loadFailed(target: request.target, code: error.code?.rawValue, message: error.description)
-            }
-            let tail = identity ? [] : encoder.finish()
-            if let byte = tail.last { last = byte }
-            if !tail.isEmpty { try await writer.write(tail) }
-            if target.isLineList, last != 0x0a { try await writer.write(Array("\r\n".utf8)) }
-        }
+        try await DesktopDragData.stream(
+            request.target, plan: plan, drop: drop,
+            chunk: { try await writer.write(ReceivedBytes(chunk: $0)) }, bytes: { try await writer.write($0) })
     }
 
     /// The handle's picture: each item's title and the count, with what the drag allows.

@@ -152,10 +152,15 @@ final class X11ZoneHandle: Sendable {
 
     /// The zone's picture: "Drop here", the destination's title, and what it takes.
     static func picture(of zone: DropZone) -> X11DragHandle.Picture {
-        let title = zone.title ?? "\(zone.app) (pid \(zone.pid))"
-        let takes = zone.accepted.isEmpty ? "anything" : zone.accepted.prefix(3).map(\.rawValue).joined(separator: ", ")
-        let canvas = DragHandleDrawing(items: [DragHandleDrawing.Item(title: "Drop here: \(title)")], caption: "takes files or \(takes)").draw()
+        let canvas = canvas(of: zone)
         return X11DragHandle.Picture(
             title: "Pasteboard: drop zone \(zone.id)", width: canvas.width, height: canvas.height, pixels: canvas.littleEndianBytes)
+    }
+
+    /// The zone's picture drawn, for either desktop.
+    static func canvas(of zone: DropZone) -> Canvas {
+        let title = zone.title ?? "\(zone.app) (pid \(zone.pid))"
+        let takes = zone.accepted.isEmpty ? "anything" : zone.accepted.prefix(3).map(\.rawValue).joined(separator: ", ")
+        return DragHandleDrawing(items: [DragHandleDrawing.Item(title: "Drop here: \(title)")], caption: "takes files or \(takes)").draw()
     }
 }

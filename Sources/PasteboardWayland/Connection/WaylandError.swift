@@ -57,6 +57,14 @@ public enum WaylandError: Error, Equatable, Sendable, CustomStringConvertible {
     case readerStalled(mimeType: String, bytesWritten: Int)
     /// A write to a send's descriptor failed otherwise, or came after the transfer ended.
     case sendFailed(mimeType: String, errno: Int32)
+    /// The compositor lacks a global a window of ours needs (`wl_compositor`, `wl_shm`,
+    /// `xdg_wm_base`, `wl_seat`, or `wl_data_device_manager` at version 3, which has drag
+    /// actions), or the version it offers is too old.
+    case missingGlobal(interface: String, version: UInt32)
+    /// The shared memory for a window's pixels could not be made.
+    case sharedMemoryFailed(errno: Int32)
+    /// The drop asked of is no longer held (finished, or never dropped), or lacks the type.
+    case dropNotHeld(mimeType: String)
 
     public var description: String {
         switch self {
@@ -110,6 +118,12 @@ public enum WaylandError: Error, Equatable, Sendable, CustomStringConvertible {
             "the Wayland reader of \(mimeType) stopped reading after \(bytes) bytes; the transfer was abandoned"
         case .sendFailed(let mimeType, let errno):
             "writing \(mimeType) to a Wayland reader failed: \(Self.reason(errno))"
+        case .missingGlobal(let interface, let version):
+            "the Wayland compositor offers no \(interface) of version \(version) or later, which a drag handle or drop zone needs"
+        case .sharedMemoryFailed(let errno):
+            "cannot make shared memory for a window's pixels: \(Self.reason(errno))"
+        case .dropNotHeld(let mimeType):
+            "the Wayland drop is no longer held, or does not offer \(mimeType)"
         }
     }
 

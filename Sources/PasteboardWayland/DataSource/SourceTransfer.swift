@@ -28,8 +28,8 @@ import Glibc
 public final class SourceTransfer: Sendable {
     /// The MIME type the reader asked for (one the source offered).
     public let mimeType: String
-    /// The selection the source owns.
-    public let kind: SelectionKind
+    /// The selection the source owns; nil for a transfer of a drag (`WaylandWindow.serve`).
+    public let kind: SelectionKind?
     /// The longest one write waits for a reader that takes nothing before the transfer is abandoned.
     public let stallTimeout: Duration
 
@@ -42,7 +42,7 @@ public final class SourceTransfer: Sendable {
     private let queue = BlockingQueue()
 
     /// Takes ownership of `descriptor` (closed by ``finish()``, also when this throws).
-    init(descriptor: Int32, mimeType: String, kind: SelectionKind, stallTimeout: Duration) throws(WaylandError) {
+    init(descriptor: Int32, mimeType: String, kind: SelectionKind?, stallTimeout: Duration) throws(WaylandError) {
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
             let error = errno

@@ -106,13 +106,28 @@ public struct WaylandDropTarget: Sendable {
         return [.receive(type: accepted)]
     }
 
-    /// The bytes of the dropped type were all read (`success`) or the read failed: finish
-    /// and destroy, or only destroy. Returns the action performed when it succeeded.
-    public mutating func received(success: Bool) -> (requests: [Request], performed: DragOperationKind?) {
+    /// Another `receive` of the drop being received: a destination may load more than the type
+    /// accepted at enter (every type the source offered, as its negotiation picks), for as long
+    /// as the drop is held. Nil when nothing is dropped or the type was not offered.
+    public func receive(_ type: String) -> Request? {
+        guard receiving != nil, types.contains(type) else { return nil }
+        return .receive(type: type)
+    }
+
+    /// The drop was delivered (`success`: its bytes were read and taken) or it failed: finish
+    /// and destroy, or only destroy. A destination that performed a copy of a drag the
+    /// compositor settled as a move says so first (`set_actions` copy), so the source keeps its
+    /// original. Returns the action performed when it succeeded.
+    public mutating func received(success: Bool, performed: DragOperationKind? = nil) -> (requests: [Request], performed: DragOperationKind?) {
         guard receiving != nil else { return ([], nil) }
         receiving = nil
         offer = nil
-        let performed = success ? (action.single ?? .copy) : nil
-        return (success ? [.finish, .destroy] : [.destroy], performed)
+        // finish is a protocol error without an action (wayland.xml): such a drop is only let go of.
+        guard success, let settled = action.single else { return ([.destroy], nil) }
+        if settled == .move, performed == .copy, sourceActions.isEmpty || sourceActions.contains(.copy) {
+            action = .copy
+            return ([.setActions(.copy, preferred: .copy), .finish, .destroy], .copy)
+        }
+        return ([.finish, .destroy], settled)
     }
 }
