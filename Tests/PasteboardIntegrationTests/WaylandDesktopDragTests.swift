@@ -73,7 +73,16 @@ final class WaylandDesktopDragTests: DragDropTestCase {
     /// `destination` (both titles as in `window(_:)`, looked up now: sway re-tiles as windows
     /// come), waits there for the destination's answer, and releases.
     private func drag(from source: String, to destination: String) throws {
-        try drag(from: try window(source).middle, to: try window(destination).middle)
+        var ends: (HeadlessSway.Window, HeadlessSway.Window)?
+        // Both shown, side by side: until sway has tiled the later one, the earlier covers it.
+        XCTAssertTrue(eventually(timeout: 15) {
+            guard let from = try? self.window(source), let to = try? self.window(destination),
+                  from.x + from.width <= to.x || to.x + to.width <= from.x else { return false }
+            ends = (from, to)
+            return true
+        }, "\(source) and \(destination) are not side by side: \((try? sway?.windows()) ?? [])")
+        let (from, to) = try XCTUnwrap(ends)
+        try drag(from: from.middle, to: to.middle)
     }
 
     private func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), release: Bool = true) throws {
@@ -249,9 +258,12 @@ final class WaylandDesktopDragTests: DragDropTestCase {
 
         XCTAssertEqual(drop.waitForExit(), 0, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: directory + "/Reef.png")), png)
+        // GTK deletes its original on the bridge's DELETE request, sent once the destination
+        // has the file, and ends its drag after.
+        XCTAssertTrue(eventually(timeout: 10) { !FileManager.default.fileExists(atPath: self.sandbox.path("Reef.png")) },
+                      "the source kept its original after the move: \(source.stderrLines); daemon log:\n\(daemon.log)")
         let ended = try dragRecord(record, of: source)
-        XCTAssertEqual(ended["moved"] as? Bool, true, "a move performed is a move answered: \(ended)")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.path("Reef.png")), "the source deleted its original after the move")
+        XCTAssertEqual(ended["moved"] as? Bool, true, "a move performed is a move answered: \(ended); daemon log:\n\(daemon.log)")
     }
 
     func testADropTheGalleryCannotTakeFailsForTheApplicationAndAddsNothing() throws {

@@ -74,6 +74,7 @@ final class WaylandZoneHandle: Sendable {
                 onEvent(.failed(session: nil, reason: "a drop into zone \(zone.id) could not be delivered: \(error)"))
                 performed = nil
             }
+            if performed == .move { askSourceToDelete(drop) }
             window.finishDrop(performed: performed)
             onEvent(.zoneFinished(zone: zone.id, performed: performed))
             let close = state.withLock { state in
@@ -84,6 +85,17 @@ final class WaylandZoneHandle: Sendable {
         }
         if let failure = window.failure { throw failure }
     }
+
+    /// A move performed: asks for `DELETE` before the finish, where the source offers it. GTK
+    /// offers that name on Wayland too and deletes its original on that request, as on X11,
+    /// not on `dnd_finished`'s action. It does not answer it (the pipe stays open): nothing is
+    /// waited for, the request only goes out before the finish.
+    private func askSourceToDelete(_ drop: SurfaceSession.Drop) {
+        guard drop.types.contains(Self.deleteTarget) else { return }
+        try? window.requestDiscarding(Self.deleteTarget, timeout: timeout)
+    }
+
+    static let deleteTarget = "DELETE"
 
     /// Lifts a session with `drop`'s items for the zone and waits for its end: the operation
     /// the destination performed, nil when it failed or was cancelled.

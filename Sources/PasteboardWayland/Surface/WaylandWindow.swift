@@ -234,6 +234,22 @@ public final class WaylandWindow: Sendable {
         }
     }
 
+    /// Asks the held drop's source for `mimeType` now and lets a task of its own drain what it
+    /// writes (at most `timeout` of silence): for a request whose answer does not matter but
+    /// must reach the source before what is sent next, such as GTK's `DELETE` before `finish`
+    /// (the compositor forwards both in order). The pipe stays open until drained, so a source
+    /// writing into it never meets a closed pipe.
+    public func requestDiscarding(_ mimeType: String, timeout: Duration = .seconds(5)) throws {
+        let pipe = try TransferPipe()
+        try perform { session throws(WaylandError) in try session.receive(mimeType, into: pipe.writeEnd) }
+        pipe.closeWriteEnd()
+        Task.detached {
+            while true {
+                guard let event = try? await pipe.nextOffThread(timeoutMilliseconds: timeout.milliseconds), case .data = event else { return }
+            }
+        }
+    }
+
     /// Answers the held drop: finished with `performed`, or failed (nil).
     public func finishDrop(performed: DragOperationKind?) {
         _ = try? perform { $0.finishDrop(performed: performed) }
