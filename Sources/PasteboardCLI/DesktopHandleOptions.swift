@@ -4,12 +4,12 @@ public import ArgumentParser
 /// and where the desktop bridge shows the session as a drag handle.
 public struct DesktopHandleOptions: ParsableArguments {
     @Flag(name: .customLong("desktop"), help: ArgumentHelp(
-        "Also show the session on the desktop as a drag handle, from which it can be dragged into any application (needs the desktop bridge on X11).",
+        "Also show the session on the desktop as a drag handle, from which it can be dragged into any application (needs the desktop bridge, on X11 or Wayland).",
         discussion: "The handle shows each item's name and the count; press on it and drag. Esc during the drag cancels the session."))
     public var desktop = false
 
     @Option(name: .customLong("desktop-at"), help: ArgumentHelp(
-        "Show the drag handle with its top-left corner here (pixels from the screen's top-left corner) instead of near the pointer; implies --desktop.",
+        "Show the drag handle with its top-left corner here (pixels from the screen's top-left corner) instead of near the pointer (X11: on Wayland the compositor places windows); implies --desktop.",
         valueName: "x,y"))
     public var desktopAt: String?
 

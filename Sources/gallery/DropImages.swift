@@ -38,7 +38,7 @@ struct DropImages: AsyncParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "Print no progress, not even a bar on a terminal.")
     var noProgress = false
 
-    @Flag(name: .customLong("desktop"), help: "Wait for a drop from a desktop application instead: the desktop bridge shows a drop zone (X11) that takes PNG images and PNG files.")
+    @Flag(name: .customLong("desktop"), help: "Wait for a drop from a desktop application instead: the desktop bridge shows a drop zone (X11 or Wayland) that takes PNG images and PNG files.")
     var desktop = false
 
     func validate() throws {

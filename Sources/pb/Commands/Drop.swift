@@ -47,7 +47,7 @@ struct Drop: AsyncParsableCommand {
     var noProgress = false
 
     @Flag(name: .customLong("desktop"), help: ArgumentHelp(
-        "Wait for a drop from a desktop application instead: the desktop bridge shows a drop zone (X11).",
+        "Wait for a drop from a desktop application instead: the desktop bridge shows a drop zone (X11 or Wayland).",
         discussion: "Files dropped there are written as with a drag session's files; other data as the application's best type for -t."))
     var desktop = false
 
