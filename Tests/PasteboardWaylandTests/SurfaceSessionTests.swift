@@ -260,4 +260,54 @@ final class SurfaceSessionTests: XCTestCase {
         session.close()
         XCTAssertEqual(session.outgoing, [], "closing twice sends nothing")
     }
+
+    func testEscAfterTheDropCallsNothingOffWhileTheDestinationReads() throws {
+        var session = try shown(handle)
+        try session.handle(WireMessage(objectID: pointer, opcode: 0, arguments: [.uint(4), .object(surface), .fixed(WireFixed(1)), .fixed(WireFixed(1))]))
+        try session.handle(WireMessage(objectID: pointer, opcode: 3, arguments: [.uint(5), .uint(0), .uint(0x110), .uint(1)]))
+        try session.handle(WireMessage(objectID: 17, opcode: 5, arguments: [.uint(1)]))
+        try session.handle(WireMessage(objectID: 17, opcode: 3))
+        session.outgoing = []
+        session.events = []
+        session.escape()
+        XCTAssertEqual(session.outgoing, [], "the source stays: the destination is reading")
+        XCTAssertEqual(session.events, [])
+        try session.handle(WireMessage(objectID: 17, opcode: 4))
+        XCTAssertEqual(session.events, [.dragEnded(.finished(.copy), byEscape: false)])
+    }
+
+    func testAnotherDragWhileADropIsHeldIsRefusedAndLetGoOfAtLeave() throws {
+        var session = try shown(zone)
+        try session.handle(WireMessage(objectID: device, opcode: 0, arguments: [.newID(offer)]))
+        try session.handle(WireMessage(objectID: offer, opcode: 0, arguments: [.string("image/png")]))
+        try session.handle(WireMessage(objectID: device, opcode: 1, arguments: [.uint(1), .object(surface), .fixed(WireFixed(5)), .fixed(WireFixed(5)), .object(offer)]))
+        try session.handle(WireMessage(objectID: offer, opcode: 2, arguments: [.uint(1)]))
+        try session.handle(WireMessage(objectID: device, opcode: 4))
+        try session.handle(WireMessage(objectID: device, opcode: 2))
+        // 100 more drags pass over the zone while the first drop is delivered: each refused,
+        // each offer let go of at its leave (none piles up towards the limit of offers).
+        for index in 0..<100 {
+            let next = 0xff00_0200 + UInt32(index)
+            session.outgoing = []
+            try session.handle(WireMessage(objectID: device, opcode: 0, arguments: [.newID(next)]))
+            try session.handle(WireMessage(objectID: next, opcode: 0, arguments: [.string("image/png")]))
+            try session.handle(WireMessage(objectID: device, opcode: 1, arguments: [.uint(9), .object(surface), .fixed(WireFixed(5)), .fixed(WireFixed(5)), .object(next)]))
+            try session.handle(WireMessage(objectID: device, opcode: 2))
+            XCTAssertEqual(session.outgoing, [
+                WireMessage(objectID: next, opcode: 0, arguments: [.uint(9), .string(nil)]),
+                WireMessage(objectID: next, opcode: 4, arguments: [.uint(0), .uint(0)]),
+                WireMessage(objectID: next, opcode: 2),
+            ])
+        }
+        XCTAssertNotNil(session.heldDrop, "the first drop is still held")
+        try session.receive("image/png", into: 5)
+        XCTAssertEqual(session.outgoing.last, WireMessage(objectID: offer, opcode: 1, arguments: [.string("image/png"), .fd(5)]))
+    }
+
+    func testAHandleOffersOnlyTypesACompositorTakes() throws {
+        let long = String(repeating: "x", count: SourceLimits.maxMIMETypeLength + 1)
+        let session = try SurfaceSession(role: .dragHandle(types: ["image/png", "", long, "image/png", "text/plain"], actions: [.copy]), picture: picture, memory: 1)
+        guard case let .dragHandle(types, _) = session.role else { return XCTFail("\(session.role)") }
+        XCTAssertEqual(types, ["image/png", "text/plain"])
+    }
 }

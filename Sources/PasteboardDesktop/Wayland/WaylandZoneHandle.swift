@@ -54,9 +54,12 @@ final class WaylandZoneHandle: Sendable {
 
     /// The destination stopped waiting: the zone goes, once a drop being delivered is answered.
     func retire() {
+        // A drop held by the window but not yet taken up by `run` counts as being delivered:
+        // the window sets it before it hands the event out.
+        let holding = window.isHoldingDrop
         let close = state.withLock { state in
             state.retired = true
-            return !state.delivering
+            return !state.delivering && !holding
         }
         if close { window.close() }
     }

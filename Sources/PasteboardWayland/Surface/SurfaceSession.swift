@@ -131,6 +131,8 @@ public struct SurfaceSession: Sendable {
     /// Offers introduced by `data_offer` (drags over us, and the selection, which we let go
     /// of), with what they announced before `enter`.
     private var offers: [UInt32: (types: [String], actions: UInt32)] = [:]
+    /// The offer of the drag over the window now (between enter and leave or drop).
+    private var overUs: UInt32?
     /// The drop being held, and its offer.
     private var held: (offer: UInt32, drop: Drop)?
     private var pointerOverUs = false
@@ -148,10 +150,20 @@ public struct SurfaceSession: Sendable {
     /// shared memory `memory` (at least `picture.byteCount` bytes): the first requests are in
     /// ``outgoing``.
     public init(role: Role, picture: Picture, memory: Int32) throws(WaylandError) {
-        self.role = role
+        if case let .dragHandle(types, actions) = role {
+            // What the compositor takes of a source (SourceLimits): longer types or more of them
+            // would fail the encoder, or the compositor, at the press.
+            var offered: [String] = []
+            for type in types where !type.isEmpty && type.utf8.count <= SourceLimits.maxMIMETypeLength && !type.utf8.contains(0) && !offered.contains(type) {
+                offered.append(type)
+            }
+            self.role = .dragHandle(types: Array(offered.prefix(SourceLimits.maxMIMETypes)), actions: actions)
+        } else {
+            self.role = role
+        }
         self.picture = picture
         self.memory = memory
-        if case let .dropZone(target) = role {
+        if case let .dropZone(target) = self.role {
             self.target = target
         } else {
             target = WaylandDropTarget(takes: []) { _ in nil }
@@ -332,6 +344,9 @@ public struct SurfaceSession: Sendable {
     /// Esc: ends a drag in flight (its source destroyed: the compositor then ends the drag), or
     /// asks the driver to cancel what the window stands for.
     public mutating func escape() {
+        // Once dropped, the destination is reading: Esc no longer calls anything off (as XDND's
+        // source, which ignores it after XdndDrop).
+        if let drag, case .dropped = drag.phase { return }
         guard var drag, case .dragging = drag.phase, sourceID != 0 else {
             events.append(.escape)
             return
@@ -416,15 +431,27 @@ public struct SurfaceSession: Sendable {
         case DragAndDropProtocol.DataDevice.enterEvent:
             guard case .uint(let serial) = event.arguments[0], case .object(let surface) = event.arguments[1],
                   case .object(let id) = event.arguments[4], surface == surfaceID, let offer = offers[id] else { return }
+            overUs = id
+            guard held == nil else {
+                // A drop is being delivered: another drag is refused until it is answered.
+                send([.accept(serial: serial, type: nil), .setActions([], preferred: [])], on: id)
+                return
+            }
             target.dataOffer(id)
             for type in offer.types { target.offered(type, on: id) }
             target.sourceActions(offer.actions, on: id)
             send(target.enter(serial: serial, offer: id), on: id)
         case DragAndDropProtocol.DataDevice.leaveEvent:
-            guard let id = target.offer else { return }
+            defer { overUs = nil }
+            if let id = overUs, id != held?.offer { letGo(id) }
+            guard let id = target.offer, id != held?.offer else { return }
             send(target.leave(), on: id)
         case DragAndDropProtocol.DataDevice.dropEvent:
-            guard let id = target.offer else { return }
+            defer { overUs = nil }
+            guard held == nil, let id = target.offer, id == overUs else {
+                if let id = overUs, id != held?.offer { letGo(id) }
+                return
+            }
             let requests = target.drop()
             if let chosen = target.receiving {
                 let drop = Drop(types: target.types, chosen: chosen, operation: target.action.single ?? .copy)
@@ -445,7 +472,9 @@ public struct SurfaceSession: Sendable {
         let id = event.objectID
         switch event.opcode {
         case DragAndDropProtocol.DataOffer.offerEvent:
-            guard case .string(let type?) = event.arguments[0], var offer = offers[id], offer.types.count < WaylandDropTarget.typeLimit else { return }
+            // Kept as the target keeps them: bounded in number and length, once each.
+            guard case .string(let type?) = event.arguments[0], var offer = offers[id], offer.types.count < WaylandDropTarget.typeLimit,
+                  !type.isEmpty, type.utf8.count <= WaylandDropTarget.typeLengthLimit, !offer.types.contains(type) else { return }
             offer.types.append(type)
             offers[id] = offer
             target.offered(type, on: id)

@@ -84,8 +84,13 @@ public final class WaylandWindow: Sendable {
             sink.finish()
             throw error
         }
-        BlockingWork.start { [self] in
+        let started = BlockingWork.start { [self] in
             while (try? pump(timeoutMilliseconds: -1)) != nil {}
+        }
+        guard started else {
+            socket.shutDown()
+            sink.finish()
+            throw .timedOut(waitingFor: "a thread to receive the window's events")
         }
     }
 
@@ -98,16 +103,14 @@ public final class WaylandWindow: Sendable {
     /// Runs `body` on the session, sends what it queued and hands out its events; fails once
     /// the connection has.
     private func perform<Result: Sendable>(_ body: (inout SurfaceSession) throws(WaylandError) -> Result) throws(WaylandError) -> Result {
-        let (result, events) = try state.withLock { (state: inout State) throws(WaylandError) -> (Result, [Event]) in
+        try state.withLock { (state: inout State) throws(WaylandError) -> Result in
             if let failure = state.failure { throw failure }
             if state.closed { throw WaylandError.connectionClosed }
             let result = try body(&state.session)
             try Self.flush(&state, socket)
-            defer { state.session.events = [] }
-            return (result, state.session.events)
+            hand(&state)
+            return result
         }
-        for event in events { sink.yield(event) }
-        return result
     }
 
     /// Waits up to `timeoutMilliseconds` (-1: no limit) for events and handles them. A failure
@@ -116,9 +119,9 @@ public final class WaylandWindow: Sendable {
         do throws(WaylandError) {
             guard let (bytes, descriptors) = try socket.receive(timeoutMilliseconds: timeoutMilliseconds) else { return }
             guard !bytes.isEmpty || !descriptors.isEmpty else { throw WaylandError.connectionClosed }
-            let events = try state.withLock { (state: inout State) throws(WaylandError) -> [Event] in
-                if state.closed { throw WaylandError.connectionClosed }
+            try state.withLock { (state: inout State) throws(WaylandError) in
                 state.reader.append(bytes, descriptors: descriptors)
+                if state.closed { throw WaylandError.connectionClosed }
                 while let frame = try Self.wire({ () throws(WireError) in try state.reader.nextFrame() }) {
                     let signature = try state.session.signature(for: frame.header)
                     let message = try Self.wire { () throws(WireError) in try state.reader.decode(frame.bytes, signature: signature) }
@@ -127,21 +130,27 @@ public final class WaylandWindow: Sendable {
                 }
                 _ = try Self.wire { () throws(WireError) in try state.reader.dropUnclaimedDescriptors() }
                 try Self.flush(&state, socket)
-                defer { state.session.events = [] }
-                return state.session.events
+                hand(&state)
             }
-            for event in events { sink.yield(event) }
         } catch {
-            let events = state.withLock { state -> [Event] in
+            state.withLock { state in
                 if state.failure == nil, !state.closed { state.failure = error }
                 state.reader.closeDescriptors()
-                defer { state.session.events = [] }
-                return state.session.events
+                hand(&state)
             }
-            for event in events { sink.yield(event) }
             sink.finish()
             throw error
         }
+    }
+
+    /// Hands the session's events to ``events`` in order, under the lock (so two threads never
+    /// reorder them). A send nobody will read any more (the stream ended) has its pipe closed,
+    /// so the destination sees end of file instead of waiting.
+    private func hand(_ state: inout State) {
+        for event in state.session.events {
+            if case .terminated = sink.yield(event), case let .send(_, descriptor) = event { Glibc.close(descriptor) }
+        }
+        state.session.events = []
     }
 
     private static func flush(_ state: inout State, _ socket: WaylandSocket) throws(WaylandError) {
@@ -171,6 +180,9 @@ public final class WaylandWindow: Sendable {
         }
     }
 
+    /// Whether a drop into the zone is held (dropped, not yet answered).
+    public var isHoldingDrop: Bool { state.withLock { $0.session.heldDrop != nil } }
+
     /// What ended the window's connection, if it ended other than by ``close()``.
     public var failure: WaylandError? { state.withLock { $0.failure } }
 
@@ -181,6 +193,14 @@ public final class WaylandWindow: Sendable {
         state.withLock { $0.closed = true }
         socket.shutDown()
         sink.finish()
+    }
+
+    /// Closes the pipes of sends handed out but never taken from ``events`` (call once the
+    /// window is closed and nobody reads its events any more), so no destination waits on them.
+    public func discardUnreadSends() async {
+        for await event in events {
+            if case let .send(_, descriptor) = event { Glibc.close(descriptor) }
+        }
     }
 
     /// Esc pressed by other means than the window's keyboard (a test, a command): as
@@ -244,8 +264,12 @@ public final class WaylandWindow: Sendable {
         try perform { session throws(WaylandError) in try session.receive(mimeType, into: pipe.writeEnd) }
         pipe.closeWriteEnd()
         Task.detached {
-            while true {
-                guard let event = try? await pipe.nextOffThread(timeoutMilliseconds: timeout.milliseconds), case .data = event else { return }
+            // At most 1 KiB and `timeout` in all: an answer that never ends is let go of.
+            let deadline = ContinuousClock.now + timeout
+            var taken = 0
+            while taken < 1 << 10, case let left = deadline - .now, left > .zero {
+                guard let event = try? await pipe.nextOffThread(timeoutMilliseconds: left.milliseconds), case let .data(bytes) = event else { return }
+                taken += bytes.count
             }
         }
     }
