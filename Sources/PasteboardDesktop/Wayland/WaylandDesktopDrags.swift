@@ -1,5 +1,6 @@
 public import Pasteboard
 public import PasteboardWayland
+import Synchronization
 
 /// The bridge's lane that puts drag sessions on the Wayland desktop, as `X11DesktopDrags` does
 /// on X11: each session in flight whose source asked for it gets a drag handle
@@ -38,10 +39,13 @@ public struct WaylandDesktopDrags: DesktopLane {
         let timeout = display.ownerTimeout
         var handles: [Int: Task<Void, Never>] = [:]
         var skipped: Set<Int> = []
-        var zones: [Int: Task<WaylandZoneHandle?, Never>] = [:]
+        var zones: [Int: (entry: ZoneEntry, task: Task<Void, Never>)] = [:]
         defer {
             for task in handles.values { task.cancel() }
-            for task in zones.values { Task { await task.value?.retire() } }
+            for zone in zones.values {
+                zone.entry.retire()
+                zone.task.cancel()
+            }
         }
         for try await (sessions, openZones) in DropSession.desktopLists(on: connection) {
             let ids = Set(sessions.map(\.id))
@@ -66,29 +70,47 @@ public struct WaylandDesktopDrags: DesktopLane {
             // Zones: a window for each new one; retired when its destination stops waiting
             // (it answers a drop it is delivering first, then ends by itself).
             let zoneIDs = Set(openZones.map(\.id))
-            for (id, task) in zones where !zoneIDs.contains(id) {
+            for (id, zone) in zones where !zoneIDs.contains(id) {
                 zones[id] = nil
-                Task { await task.value?.retire() }
+                zone.entry.retire()
             }
             for zone in openZones where zones[zone.id] == nil {
                 let mapping = mappings.current
-                zones[zone.id] = Task {
+                let entry = ZoneEntry()
+                let task = Task {
                     do {
                         let handle = try await WaylandZoneHandle.open(zone: zone, socketPath: socketPath, timeout: timeout, mapping: mapping)
-                        Task {
-                            do {
-                                try await handle.run(on: connection, onEvent: onEvent)
-                            } catch {
-                                onEvent(.failed(session: nil, reason: "drop zone \(zone.id): \(error)"))
-                            }
-                        }
-                        return handle
+                        entry.opened(handle)
+                        try await handle.run(on: connection, onEvent: onEvent)
+                    } catch is CancellationError {
                     } catch {
                         onEvent(.failed(session: nil, reason: "drop zone \(zone.id): \(error)"))
-                        return nil
                     }
                 }
+                zones[zone.id] = (entry, task)
             }
         }
+    }
+}
+
+/// A drop zone's window as the lane knows it: opened by its task, retired by the lane (before
+/// or after it opened).
+final class ZoneEntry: Sendable {
+    private let state = Mutex<(handle: WaylandZoneHandle?, retired: Bool)>((nil, false))
+
+    func opened(_ handle: WaylandZoneHandle) {
+        let retired = state.withLock { state in
+            state.handle = handle
+            return state.retired
+        }
+        if retired { handle.retire() }
+    }
+
+    func retire() {
+        let handle = state.withLock { state in
+            state.retired = true
+            return state.handle
+        }
+        handle?.retire()
     }
 }
