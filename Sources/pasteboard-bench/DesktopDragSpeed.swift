@@ -41,7 +41,7 @@ struct DesktopDragSpeed {
         let script = daemon.directory + "/gtk-receiver.py"
         try write(Self.receiver, to: script)
         let image = daemon.directory + "/large.png"
-        try writePNGLike(image)
+        try Self.writePNGLike(image, size: size)
 
         var ours = Duration.seconds(1 << 40), theirs = ours
         for round in 1...rounds {
@@ -183,7 +183,7 @@ struct DesktopDragSpeed {
     }
 
     /// `size` bytes that pb sniffs as a PNG: the signature, then a pattern of every byte value.
-    private func writePNGLike(_ path: String) throws {
+    static func writePNGLike(_ path: String, size: Int) throws {
         guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path)") }
         defer { fclose(file) }
         var chunk = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }

@@ -27,7 +27,8 @@ struct Run: AsyncParsableCommand {
             on a headless sway), drag-x11 (the time from releasing a `pb drag --desktop` of a 20 MiB \
             PNG over a GTK 3 application, xdotool driving the pointer, to the application holding \
             every byte, against the same application reading the same bytes from xclip -i's \
-            CLIPBOARD), and link (two daemons linked by pb link through sshd on loopback: a \
+            CLIPBOARD), drag-wayland (the same drop on a headless sway, a virtual pointer of the bench's own \
+            driving it, against the same application receiving the same bytes dragged from a GTK 3 source), and link (two daemons linked by pb link through sshd on loopback: a \
             16-byte paste on B of A's copy against ssh HOST cat FILE, and 256 MiB pulled across the \
             link against ssh HOST cat FILE > /dev/null). Baselines come from Debian's xsel, xclip, xdotool, python3-gi, xvfb, sway, \
             wl-clipboard, redis-server, redis-tools and openssh-server packages, and pb's peak memory from GNU time (the time \
@@ -57,7 +58,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Size pasted through the desktop bridge, in MiB.", valueName: "MiB"))
     var bridgeSize = 256
 
-    @Option(help: ArgumentHelp("Size of the PNG dragged into a GTK application in the drag-x11 scenario, in MiB.", valueName: "MiB"))
+    @Option(help: ArgumentHelp("Size of the PNG dragged into a GTK application in the drag-x11 and drag-wayland scenarios, in MiB.", valueName: "MiB"))
     var dragSize = 20
 
     @Option(help: ArgumentHelp("Size pulled across the link in the link scenario, in MiB.", valueName: "MiB"))
@@ -99,7 +100,7 @@ struct Run: AsyncParsableCommand {
     }
 
     /// Every scenario, in the order a run measures them.
-    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland", "drag-x11", "link"]
+    static let scenarioNames = ["small", "rate", "large", "memory", "copy", "scale", "bridge-x11", "bridge-wayland", "drag-x11", "drag-wayland", "link"]
 
     private var scenarios: [String] { only.split(separator: ",").map { String($0).trimmingSpaces } }
 
@@ -120,6 +121,9 @@ struct Run: AsyncParsableCommand {
         if wanted.contains("bridge-wayland") { rows += try await bridge.waylandRows() }
         if wanted.contains("drag-x11") {
             rows += try await DesktopDragSpeed(rounds: rounds, size: dragSize << 20) { progress($0) }.rows()
+        }
+        if wanted.contains("drag-wayland") {
+            rows += try await WaylandDragSpeed(rounds: rounds, size: dragSize << 20) { progress($0) }.rows()
         }
         if wanted.contains("link") {
             rows += try await LinkSpeed(runs: min(runs, 50), rounds: rounds, size: linkSize << 20) { progress($0) }.rows()
