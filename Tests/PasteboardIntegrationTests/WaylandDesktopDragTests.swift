@@ -278,4 +278,27 @@ final class WaylandDesktopDragTests: DragDropTestCase {
         XCTAssertEqual(try dragRecord(record, of: source)["moved"] as? Bool, false)
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.path("notes.txt")))
     }
+
+    /// A source that offers 3001 types and then never writes what is asked: the zone takes its
+    /// PNG (the types past the bound are ignored), the gallery's load fails within the bridge's
+    /// bounded wait with an error naming the type, and the bridge goes on bridging.
+    func testASourceThatFloodsTypesAndNeverWritesFailsTheDropWithinTheBoundedWait() throws {
+        let sway = try XCTUnwrap(sway)
+        var environment = sandbox.environment()
+        environment["XDG_RUNTIME_DIR"] = sway.runtimeDirectory
+        let hostile = try start(DebianPython.path, [Self.fixture("hostile_wayland_peer.py"), sway.socketPath], environment: environment)
+        XCTAssertTrue(eventually(timeout: 20) { hostile.stdoutText.hasPrefix("ready") }, "the hostile source did not start: \(hostile.stderrLines)")
+        let drop = try start("gallery", ["drop", "--desktop", "--file", sandbox.path("a.json")])
+        XCTAssertNotNil(drop.waitForLine { $0.contains("waiting for a drop from the desktop") }, "\(drop.stderrLines)")
+        try drag(from: "hostile drag source", to: "Pasteboard: drop zone [0-9]+")
+
+        XCTAssertTrue(eventually(timeout: 20) { hostile.stdoutText.contains("send image/png") }, "the zone never asked for the PNG: \(hostile.stdoutText); daemon log:\n\(daemon.log)")
+        XCTAssertEqual(drop.waitForExit(timeout: 30), 1, "\(drop.stderrLines); daemon log:\n\(daemon.log)")
+        XCTAssertNotNil(drop.stderrLines.first { $0.contains("image/png") && $0.contains("the application that dropped it neither wrote nor closed its pipe") },
+                        "the failure names the type and says why: \(drop.stderrLines)")
+        XCTAssertEqual(try titles(), [], "nothing half-read was added")
+        XCTAssertTrue(try pbOK("bridge").stdoutText.contains("serves \(sway.socketPath)"), "the bridge went with the hostile source")
+        XCTAssertTrue(eventually(timeout: 10) { !self.isShown("Pasteboard: drop zone [0-9]+") }, "the zone stayed after its destination gave up")
+        hostile.stop()
+    }
 }

@@ -171,7 +171,13 @@ struct WaylandDropFetch: Sendable {
                 try await writer.write(contentsOf: representation.conversion.apply(to: whole))
             }
         } catch let error as WaylandError {
-            throw DesktopImportError.fetchFailed(selection: "the Wayland drop", target: target, reason: error.description)
+            // The generic wording speaks of a selection owner; here it is the dropping application.
+            let reason = if case let .transferTimedOut(_, received) = error {
+                "the application that dropped it neither wrote nor closed its pipe for \(timeout) (\(received) bytes received)"
+            } else {
+                error.description
+            }
+            throw DesktopImportError.fetchFailed(selection: "the Wayland drop", target: target, reason: reason)
         }
     }
 }
