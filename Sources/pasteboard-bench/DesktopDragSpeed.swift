@@ -39,7 +39,7 @@ struct DesktopDragSpeed {
         let display = ChildEnvironment(setting: ["DISPLAY": server.display], removing: ["WAYLAND_DISPLAY"])
         let pbEnvironment = ChildEnvironment(setting: ["PASTEBOARD_SOCKET": daemon.socketPath], removing: ["DISPLAY", "WAYLAND_DISPLAY"])
         let script = daemon.directory + "/gtk-receiver.py"
-        try write(Self.receiver, to: script)
+        try Self.write(Self.receiver, to: script)
         let image = daemon.directory + "/large.png"
         try Self.writePNGLike(image, size: size)
 
@@ -51,7 +51,7 @@ struct DesktopDragSpeed {
             let record = daemon.directory + "/dropped-\(round)"
             let receiver = try Spawned.start([python, script, "drop", record], output: daemon.directory + "/receiver.log", environment: display)
             defer { receiver.stop() }
-            try waitFor(record + ".ready")
+            try Self.waitFor(record + ".ready")
             let source = try Spawned.start([pb, "drag", "--desktop", image], output: daemon.directory + "/pb-drag.log", environment: pbEnvironment)
             defer { source.stop() }
             let handle = try handleWindow(xdotool, environment: display, in: daemon)
@@ -65,7 +65,7 @@ struct DesktopDragSpeed {
             let clock = ContinuousClock()
             let released = clock.now
             try run([xdotool, "mouseup", "1"], environment: display)
-            try waitFor(record)
+            try Self.waitFor(record)
             ours = min(ours, clock.now - released)
             try checkSize(record)
             _ = source.wait()
@@ -136,7 +136,7 @@ struct DesktopDragSpeed {
         for _ in 0..<300 {
             unlink(output)
             if try Spawned.start([xdotool, "search", "--name", "^Pasteboard: drag session"], output: output, environment: environment).wait() == 0,
-               let id = try? read(output).split(separator: "\n").first {
+               let id = try? Self.read(output).split(separator: "\n").first {
                 return String(id)
             }
             usleep(50_000)
@@ -150,7 +150,7 @@ struct DesktopDragSpeed {
     }
 
     /// Polls for `path` every millisecond, for up to 60 s.
-    private func waitFor(_ path: String) throws {
+    static func waitFor(_ path: String) throws {
         for _ in 0..<60_000 {
             if access(path, F_OK) == 0 { return }
             usleep(1_000)
@@ -159,16 +159,16 @@ struct DesktopDragSpeed {
     }
 
     private func checkSize(_ record: String) throws {
-        let text = try read(record)
+        let text = try Self.read(record)
         guard Int(text.trimmingSpaces) == size else { throw BenchError("the GTK application received \(text) bytes, not \(size)") }
     }
 
     private func seconds(in path: String) throws -> Double {
-        guard let value = Double(try read(path).trimmingSpaces), value >= 0, value < 3600 else { throw BenchError("no time in \(path)") }
+        guard let value = Double(try Self.read(path).trimmingSpaces), value >= 0, value < 3600 else { throw BenchError("no time in \(path)") }
         return value
     }
 
-    private func read(_ path: String) throws -> String {
+    static func read(_ path: String) throws -> String {
         guard let file = fopen(path, "r") else { throw BenchError("cannot read \(path)") }
         defer { fclose(file) }
         var bytes = [UInt8](repeating: 0, count: 4096)
@@ -176,7 +176,7 @@ struct DesktopDragSpeed {
         return String(decoding: bytes[..<count], as: UTF8.self)
     }
 
-    private func write(_ text: String, to path: String) throws {
+    static func write(_ text: String, to path: String) throws {
         guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path)") }
         fputs(text, file)
         fclose(file)

@@ -43,8 +43,8 @@ struct WaylandDragSpeed {
         let gtk = ChildEnvironment(setting: ["WAYLAND_DISPLAY": server.socketPath, "XDG_RUNTIME_DIR": runtime, "GDK_BACKEND": "wayland"], removing: ["DISPLAY"])
         let pbEnvironment = ChildEnvironment(setting: ["PASTEBOARD_SOCKET": daemon.socketPath], removing: ["DISPLAY", "WAYLAND_DISPLAY"])
         let scripts = daemon.directory
-        try write(Self.gtk, to: scripts + "/gtk.py")
-        try write(Self.pointer, to: scripts + "/pointer.py")
+        try DesktopDragSpeed.write(Self.gtk, to: scripts + "/gtk.py")
+        try DesktopDragSpeed.write(Self.pointer, to: scripts + "/pointer.py")
         let image = daemon.directory + "/large.png"
         try DesktopDragSpeed.writePNGLike(image, size: size)
 
@@ -79,18 +79,18 @@ struct WaylandDragSpeed {
         let record = daemon.directory + "/\(name)-\(round)"
         let receiver = try Spawned.start([python, daemon.directory + "/gtk.py", "drop", record], output: daemon.directory + "/receiver.log", environment: environment)
         defer { receiver.stop() }
-        try waitFor(record + ".ready")
+        try DesktopDragSpeed.waitFor(record + ".ready")
         let source = try start(python)
         defer { source.stop() }
         let released = record + ".released"
         let pointer = try Spawned.start([python, daemon.directory + "/pointer.py", title, "^bench drop target$", released],
                                         output: daemon.directory + "/pointer.log", environment: environment)
         guard pointer.wait() == 0 else {
-            throw BenchError("the virtual pointer failed: \(String((try? read(daemon.directory + "/pointer.log")) ?? "").suffix(600))")
+            throw BenchError("the virtual pointer failed: \(String((try? DesktopDragSpeed.read(daemon.directory + "/pointer.log")) ?? "").suffix(600))")
         }
-        try waitFor(record)
-        let text = try read(record).split(separator: " ")
-        guard text.count == 2, Int(text[0]) == size, let received = Double(text[1]), let release = Double(try read(released).trimmingSpaces),
+        try DesktopDragSpeed.waitFor(record)
+        let text = try DesktopDragSpeed.read(record).split(separator: " ")
+        guard text.count == 2, Int(text[0]) == size, let received = Double(text[1]), let release = Double(try DesktopDragSpeed.read(released).trimmingSpaces),
               received >= release, received - release < 3600 else {
             throw BenchError("the GTK application received \(text.first ?? "nothing"), not \(size) bytes")
         }
@@ -227,27 +227,4 @@ struct WaylandDragSpeed {
         with open(released, "w") as out: out.write("%.6f" % time.monotonic())
         step(2, struct.pack("<III", now(), 0x110, 0), 0)
         """
-
-    /// Polls for `path` every millisecond, for up to 60 s.
-    private func waitFor(_ path: String) throws {
-        for _ in 0..<60_000 {
-            if access(path, F_OK) == 0 { return }
-            usleep(1_000)
-        }
-        throw BenchError("\(path) did not appear within 60 s")
-    }
-
-    private func read(_ path: String) throws -> String {
-        guard let file = fopen(path, "r") else { throw BenchError("cannot read \(path)") }
-        defer { fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = fread(&bytes, 1, bytes.count, file)
-        return String(decoding: bytes[..<count], as: UTF8.self)
-    }
-
-    private func write(_ text: String, to path: String) throws {
-        guard let file = fopen(path, "w") else { throw BenchError("cannot write \(path)") }
-        fputs(text, file)
-        fclose(file)
-    }
 }

@@ -18,24 +18,34 @@ struct WaylandOfferFetch: Sendable {
 
     /// Streams the representation into `writer`.
     func stream(into writer: RepresentationWriter) async throws {
-        let target = representation.target
         do {
-            if representation.conversion == .none {
-                try await reader.read(target, from: offer, timeout: timeout) { chunk in
-                    try await writer.write(contentsOf: chunk)
-                }
-            } else {
-                var whole: [UInt8] = []
-                try await reader.read(target, from: offer, timeout: timeout) { chunk in
-                    whole += chunk
-                    if whole.count > X11TargetFetch.conversionLimit {
-                        throw DesktopImportError.tooLargeToConvert(target: target, limit: X11TargetFetch.conversionLimit)
-                    }
-                }
-                try await writer.write(contentsOf: representation.conversion.apply(to: whole))
+            try await Self.stream(representation, into: writer) { chunk in
+                try await reader.read(representation.target, from: offer, timeout: timeout, chunk: chunk)
             }
         } catch let error as WaylandError {
-            throw Self.importError(error, selection: offer.kind, target: target)
+            throw Self.importError(error, selection: offer.kind, target: representation.target)
+        }
+    }
+
+    /// Streams what `read` reads of `representation`'s MIME type into `writer`: as it comes
+    /// when no conversion applies, else whole (at most `X11TargetFetch.conversionLimit`) and
+    /// converted. Shared by the clipboard's fetch and a drop's (`WaylandDropFetch`).
+    static func stream(
+        _ representation: DesktopRepresentation, into writer: RepresentationWriter,
+        read: (_ chunk: ([UInt8]) async throws -> Void) async throws -> Void
+    ) async throws {
+        let target = representation.target
+        if representation.conversion == .none {
+            try await read { chunk in try await writer.write(contentsOf: chunk) }
+        } else {
+            var whole: [UInt8] = []
+            try await read { chunk in
+                whole += chunk
+                if whole.count > X11TargetFetch.conversionLimit {
+                    throw DesktopImportError.tooLargeToConvert(target: target, limit: X11TargetFetch.conversionLimit)
+                }
+            }
+            try await writer.write(contentsOf: representation.conversion.apply(to: whole))
         }
     }
 

@@ -103,24 +103,8 @@ final class WaylandZoneHandle: Sendable {
     /// Lifts a session with `drop`'s items for the zone and waits for its end: the operation
     /// the destination performed, nil when it failed or was cancelled.
     private func deliver(_ drop: SurfaceSession.Drop, on connection: PasteboardConnection) async throws -> DragOperationKind? {
-        let items = try await items(for: drop)
-        guard !items.isEmpty else { return nil }
-        let allowed: Set<DragOperation> = drop.operation == .move ? [.copy, .move] : [.copy]
-        let session = try await DragSession.begin(with: items, allowing: allowed, zone: zone.id, on: connection)
-        for try await event in session.events {
-            switch event {
-            case let .finished(operation, _, _):
-                return operation == .move ? .move : .copy
-            case .cancelled, .failed:
-                return nil
-            case .proposed(.forbidden, _):
-                // The zone's destination refused what was dropped: nobody else may drop it.
-                session.cancel()
-            case .proposed, .dropped:
-                continue
-            }
-        }
-        return nil
+        let performed = try await DesktopZoneDelivery.deliver(try await items(for: drop), asMove: drop.operation == .move, zone: zone.id, on: connection)
+        return performed.map { $0 == .move ? .move : .copy }
     }
 
     /// The items of `drop`: its files when it was accepted as a `text/uri-list` naming local
@@ -158,17 +142,8 @@ struct WaylandDropFetch: Sendable {
     func stream(into writer: RepresentationWriter) async throws {
         let target = representation.target
         do {
-            if representation.conversion == .none {
-                try await window.receive(target, timeout: timeout) { chunk in try await writer.write(contentsOf: chunk) }
-            } else {
-                var whole: [UInt8] = []
-                try await window.receive(target, timeout: timeout) { chunk in
-                    whole += chunk
-                    if whole.count > X11TargetFetch.conversionLimit {
-                        throw DesktopImportError.tooLargeToConvert(target: target, limit: X11TargetFetch.conversionLimit)
-                    }
-                }
-                try await writer.write(contentsOf: representation.conversion.apply(to: whole))
+            try await WaylandOfferFetch.stream(representation, into: writer) { chunk in
+                try await window.receive(target, timeout: timeout, chunk: chunk)
             }
         } catch let error as WaylandError {
             // The generic wording speaks of a selection owner; here it is the dropping application.

@@ -77,25 +77,8 @@ final class X11ZoneHandle: Sendable {
     /// Lifts a session with `drop`'s items for the zone and waits for its end: the operation
     /// the destination performed, nil when it failed or was cancelled.
     private func deliver(_ drop: X11DropZone.Drop, on connection: PasteboardConnection) async throws -> XdndOperation? {
-        let items = try await items(for: drop)
-        guard !items.isEmpty else { return nil }
-        let allowed: Set<DragOperation> = drop.operation == .move ? [.copy, .move] : [.copy]
-        let session = try await DragSession.begin(with: items, allowing: allowed, zone: zone.id, on: connection)
-        for try await event in session.events {
-            switch event {
-            case let .finished(operation, _, _):
-                return operation == .move ? .move : .copy
-            case .cancelled, .failed:
-                return nil
-            case .proposed(.forbidden, _):
-                // The zone's destination refused what was dropped (no type it takes): nobody
-                // else may drop this session, so it ends, and the application hears a failure.
-                session.cancel()
-            case .proposed, .dropped:
-                continue
-            }
-        }
-        return nil
+        let performed = try await DesktopZoneDelivery.deliver(try await items(for: drop), asMove: drop.operation == .move, zone: zone.id, on: connection)
+        return performed.map { $0 == .move ? .move : .copy }
     }
 
     /// A move performed: converts XdndSelection to `DELETE` (ICCCM's target for "the requestor

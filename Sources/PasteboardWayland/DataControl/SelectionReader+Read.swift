@@ -28,28 +28,11 @@ extension SelectionReader {
         let pipe = try TransferPipe()
         try requestTransfer(mimeType, from: offer, into: pipe.writeEnd)
         pipe.closeWriteEnd()
-        var received = 0
-        while true {
-            let event = try await withTaskCancellationHandler {
-                try await pipe.nextOffThread(timeoutMilliseconds: timeout.milliseconds)
-            } onCancel: {
-                pipe.cancel()
-            }
-            switch event {
-            case .data(let bytes):
-                received += bytes.count
-                try await chunk(bytes)
-            case .endOfFile:
-                if received == 0, try await ownerWithdrew(offer, timeout: timeout) {
-                    throw WaylandError.ownerGone(mimeType: mimeType)
-                }
-                return received
-            case .timedOut:
-                throw WaylandError.transferTimedOut(mimeType: mimeType, bytesReceived: received)
-            case .cancelled:
-                throw CancellationError()
-            }
+        let received = try await pipe.drain(mimeType, timeout: timeout, chunk: chunk)
+        if received == 0, try await ownerWithdrew(offer, timeout: timeout) {
+            throw WaylandError.ownerGone(mimeType: mimeType)
         }
+        return received
     }
 
     /// Reads `mimeType` of the current selection of `kind` whole; for small representations

@@ -85,4 +85,30 @@ final class TransferPipe: Sendable {
         buffer.removeSubrange(count...)
         return .data(buffer)
     }
+
+    /// Streams what the owner writes into `chunk` until it closes its end; returns the byte
+    /// count. `timeout` is the longest the owner may stay silent, neither writing nor closing
+    /// (``WaylandError/transferTimedOut(mimeType:bytesReceived:)``); cancelling the task stops
+    /// the wait at once. `chunk` may suspend: the next read waits for it.
+    func drain(_ mimeType: String, timeout: Duration, chunk: ([UInt8]) async throws -> Void) async throws -> Int {
+        var received = 0
+        while true {
+            let event = try await withTaskCancellationHandler {
+                try await nextOffThread(timeoutMilliseconds: timeout.milliseconds)
+            } onCancel: {
+                cancel()
+            }
+            switch event {
+            case .data(let bytes):
+                received += bytes.count
+                try await chunk(bytes)
+            case .endOfFile:
+                return received
+            case .timedOut:
+                throw WaylandError.transferTimedOut(mimeType: mimeType, bytesReceived: received)
+            case .cancelled:
+                throw CancellationError()
+            }
+        }
+    }
 }

@@ -233,25 +233,7 @@ public final class WaylandWindow: Sendable {
         let pipe = try TransferPipe()
         try perform { session throws(WaylandError) in try session.receive(mimeType, into: pipe.writeEnd) }
         pipe.closeWriteEnd()
-        var received = 0
-        while true {
-            let event = try await withTaskCancellationHandler {
-                try await pipe.nextOffThread(timeoutMilliseconds: timeout.milliseconds)
-            } onCancel: {
-                pipe.cancel()
-            }
-            switch event {
-            case .data(let bytes):
-                received += bytes.count
-                try await chunk(bytes)
-            case .endOfFile:
-                return received
-            case .timedOut:
-                throw WaylandError.transferTimedOut(mimeType: mimeType, bytesReceived: received)
-            case .cancelled:
-                throw CancellationError()
-            }
-        }
+        return try await pipe.drain(mimeType, timeout: timeout, chunk: chunk)
     }
 
     /// Asks the held drop's source for `mimeType` now and lets a task of its own drain what it
